@@ -1,0 +1,66 @@
+// Command agentrl is the course's one command: set-up, the course server, the book checker and
+// library build, the site export, the BugFix gym, the Qwen3 tools, training and benchmarks.
+//
+// Each subcommand lives in its own file of this package and registers itself in an init function,
+// so that adding a command never touches this file.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: `agentrl NAME args...`.
+type command struct {
+	name    string
+	summary string // one line for the usage listing
+	run     func(args []string) error
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("agentrl: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// errUsage marks an error that is the user's call, not a failure: main prints it and exits 2.
+var errUsage = errors.New("usage")
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: agentrl COMMAND [arguments]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(os.Stderr, "\nRun 'agentrl COMMAND -h' for a command's flags.")
+}
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+		usage()
+		os.Exit(2)
+	}
+	c, ok := commands[os.Args[1]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "agentrl: unknown command %q\n\n", os.Args[1])
+		usage()
+		os.Exit(2)
+	}
+	if err := c.run(os.Args[2:]); err != nil {
+		if errors.Is(err, errUsage) {
+			fmt.Fprintf(os.Stderr, "agentrl %s: %v\n", c.name, err)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "agentrl %s: %v\n", c.name, err)
+		os.Exit(1)
+	}
+}
