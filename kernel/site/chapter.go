@@ -1,0 +1,106 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// chapter is one notebook as the site sees it.
+type chapter struct {
+	File  string // notebook file name, e.g. ch06_policy_gradients.ipynb
+	Page  string // page file name, e.g. ch06_policy_gradients.html
+	Label string // "Chapter 6", "Appendix A"
+	Short string // "6", "A": for the chapter list
+	Title string // from the first markdown cell's "# " heading
+	Intro string // first paragraph after the title, as plain text, for the index table
+	nb    *notebook
+}
+
+var notebookName = regexp.MustCompile(`^(ch(\d\d)|app([A-Z]))_[a-z0-9_]+\.ipynb$`)
+
+// findChapters reads every course notebook in dir, in reading order: chapters by number, then
+// appendices by letter. Files that do not follow the naming scheme are an error rather than
+// silently left out, so a misnamed chapter cannot vanish from the site.
+func findChapters(dir string) ([]*chapter, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading notebooks: %w", err)
+	}
+	var chs []*chapter
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || filepath.Ext(name) != ".ipynb" {
+			continue
+		}
+		m := notebookName.FindStringSubmatch(name)
+		if m == nil {
+			return nil, fmt.Errorf("%s: notebook name must be chNN_slug.ipynb or appX_slug.ipynb", filepath.Join(dir, name))
+		}
+		ch := &chapter{File: name, Page: strings.TrimSuffix(name, ".ipynb") + ".html"}
+		if m[2] != "" {
+			n, _ := strconv.Atoi(m[2])
+			ch.Short = strconv.Itoa(n)
+			ch.Label = "Chapter " + ch.Short
+		} else {
+			ch.Short = m[3]
+			ch.Label = "Appendix " + ch.Short
+		}
+		if ch.nb, err = readNotebook(filepath.Join(dir, name)); err != nil {
+			return nil, err
+		}
+		if ch.Title, ch.Intro, err = titleOf(ch.nb); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+		}
+		chs = append(chs, ch)
+	}
+	if len(chs) == 0 {
+		return nil, fmt.Errorf("no notebooks in %s", dir)
+	}
+	sort.Slice(chs, func(i, j int) bool {
+		// "ch" sorts after "app" by byte order; chapters come first.
+		ci, cj := strings.HasPrefix(chs[i].File, "ch"), strings.HasPrefix(chs[j].File, "ch")
+		if ci != cj {
+			return ci
+		}
+		return chs[i].File < chs[j].File
+	})
+	return chs, nil
+}
+
+// titleOf returns the first markdown cell's "# " heading and the paragraph that follows it.
+func titleOf(nb *notebook) (title, intro string, err error) {
+	for _, c := range nb.Cells {
+		if c.Type != "markdown" {
+			continue
+		}
+		lines := strings.Split(string(c.Source), "\n")
+		for i, l := range lines {
+			if !strings.HasPrefix(l, "# ") {
+				continue
+			}
+			title = strings.TrimSpace(strings.TrimPrefix(l, "# "))
+			var para []string
+			for _, p := range lines[i+1:] {
+				p = strings.TrimSpace(p)
+				if p == "" && len(para) > 0 {
+					break
+				}
+				if p == "" {
+					continue
+				}
+				if strings.HasPrefix(p, "#") || strings.HasPrefix(p, "$$") {
+					break
+				}
+				para = append(para, p)
+			}
+			return title, strings.Join(para, " "), nil
+		}
+		return "", "", fmt.Errorf("first markdown cell has no \"# \" title line")
+	}
+	return "", "", fmt.Errorf("no markdown cell: the first one must hold the \"# \" title")
+}

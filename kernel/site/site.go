@@ -1,0 +1,402 @@
+package site
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"html"
+	"html/template"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed templates/*.html static/style.css static/site.js
+var embedded embed.FS
+
+// Options says what to export and where.
+type Options struct {
+	Notebooks   string // folder with the chNN_*.ipynb and appX_*.ipynb notebooks
+	Out         string // folder the site is written to; replaced if it holds an earlier export
+	NodeModules string // the npm packages setup.sh installs (katex, minisearch)
+	Title       string // the course title, shown in the sidebar and on the index
+}
+
+// Report sums up an export.
+type Report struct {
+	Pages int   // HTML pages written, the index included
+	Files int   // all files written
+	Bytes int64 // their total size
+}
+
+// DefaultTitle is the course's title, used when Options.Title is empty.
+const DefaultTitle = "Agentic RL: From Policy Gradients to Coding Agents"
+
+// marker is written into every export so that a later export may replace the folder without
+// risking a folder that is not one.
+const marker = ".agentrl-site"
+
+// Main is the command line of the export: `site [--out DIR] [--notebooks DIR]`.
+func Main(args []string) error {
+	fl := flag.NewFlagSet("site", flag.ContinueOnError)
+	out := fl.String("out", "site", "folder to write the site to")
+	nbs := fl.String("notebooks", "notebooks", "folder holding the course notebooks")
+	title := fl.String("title", DefaultTitle, "course title")
+	nm := fl.String("node-modules", "", "npm packages installed by set-up (default: kernel/site/web/node_modules of the checkout)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fl.Args())
+	}
+	if *nm == "" {
+		root, err := checkoutRoot()
+		if err != nil {
+			return err
+		}
+		*nm = filepath.Join(root, "kernel", "site", "web", "node_modules")
+	}
+	rep, err := Build(Options{Notebooks: *nbs, Out: *out, NodeModules: *nm, Title: *title})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s)\n", rep.Pages, rep.Files,
+		float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"))
+	return nil
+}
+
+// checkoutRoot finds the course checkout from the working directory: the nearest folder above
+// it with a go.mod.
+func checkoutRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the course checkout (no go.mod above the working directory); pass --node-modules")
+		}
+		dir = parent
+	}
+}
+
+// npmFiles are the files copied from the npm packages: site path -> path under node_modules.
+// KaTeX's fonts are copied as a folder beside them.
+var npmFiles = map[string]string{
+	"assets/katex/katex.min.js":  "katex/dist/katex.min.js",
+	"assets/katex/katex.min.css": "katex/dist/katex.min.css",
+	"assets/minisearch.js":       "minisearch/dist/umd/index.js",
+}
+
+// Build writes the site.
+func Build(opt Options) (*Report, error) {
+	if opt.Title == "" {
+		opt.Title = DefaultTitle
+	}
+	for _, src := range npmFiles {
+		if _, err := os.Stat(filepath.Join(opt.NodeModules, src)); err != nil {
+			return nil, fmt.Errorf("%s missing in %s: run `make setup`", src, opt.NodeModules)
+		}
+	}
+	chs, err := findChapters(opt.Notebooks)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareOut(opt.Out); err != nil {
+		return nil, err
+	}
+	w := &writer{root: opt.Out}
+	assets := assetFiles{}
+	var docs []searchDoc
+	tmplChapter, tmplIndex, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	for i, ch := range chs {
+		pg := chapterPage{layout: layout{Title: opt.Title, Chapters: chs, Current: ch.Page}, Chapter: ch}
+		if i > 0 {
+			pg.Prev = chs[i-1]
+		}
+		if i+1 < len(chs) {
+			pg.Next = chs[i+1]
+		}
+		pg.PageTitle = ch.Label + ": " + ch.Title + " · " + opt.Title
+		secs, err := pg.render(assets)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(opt.Notebooks, ch.File), err)
+		}
+		for _, s := range secs {
+			docs = append(docs, newSearchDoc(ch, s, len(docs)))
+		}
+		if err := w.template(ch.Page, tmplChapter, pg); err != nil {
+			return nil, err
+		}
+		if err := w.copyFile("notebooks/"+ch.File, filepath.Join(opt.Notebooks, ch.File)); err != nil {
+			return nil, err
+		}
+	}
+	idx := indexPage{layout: layout{Title: opt.Title, Chapters: chs, Current: "index.html", PageTitle: opt.Title}}
+	md := newMarkdownRenderer()
+	for _, ch := range chs {
+		intro, _, _, err := md.render(ch.Intro, &section{})
+		if err != nil {
+			return nil, fmt.Errorf("%s: introduction: %w", ch.File, err)
+		}
+		idx.Index = append(idx.Index, indexRow{Chapter: ch, Intro: template.HTML(unwrapParagraph(intro))})
+	}
+	if err := w.template("index.html", tmplIndex, idx); err != nil {
+		return nil, err
+	}
+	if err := writeAssets(w, opt.NodeModules, assets, docs); err != nil {
+		return nil, err
+	}
+	if err := w.bytes(marker, []byte("written by the course's site export; the whole folder is replaced on the next export\n")); err != nil {
+		return nil, err
+	}
+	return &Report{Pages: len(chs) + 1, Files: w.files, Bytes: w.size}, nil
+}
+
+// prepareOut empties the output folder when it holds an earlier export, and refuses any other
+// non-empty folder.
+func prepareOut(out string) error {
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(out, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
+		return fmt.Errorf("%s is not empty and holds no earlier site export: refusing to replace it", out)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(out, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type layout struct {
+	Title     string
+	PageTitle string
+	Chapters  []*chapter
+	Current   string // page file name, for marking the current chapter
+	TOC       []heading
+}
+
+type chapterPage struct {
+	layout
+	Chapter    *chapter
+	Prev, Next *chapter
+	Cells      []template.HTML
+}
+
+type indexRow struct {
+	Chapter *chapter
+	Intro   template.HTML
+}
+
+type indexPage struct {
+	layout
+	Index []indexRow
+}
+
+// render turns the chapter's cells into HTML blocks and its table of contents, and returns the
+// searchable sections.
+func (pg *chapterPage) render(assets assetFiles) ([]*section, error) {
+	md := newMarkdownRenderer()
+	for i := range pg.Chapter.nb.Cells {
+		md.ids.Put([]byte(cellID(i)))
+	}
+	cur := &section{Title: pg.Chapter.Title}
+	secs := []*section{cur}
+	for i, c := range pg.Chapter.nb.Cells {
+		var b strings.Builder
+		switch c.Type {
+		case "markdown":
+			h, heads, newSecs, err := md.render(string(c.Source), cur)
+			if err != nil {
+				return nil, fmt.Errorf("cell %d: %w", i, err)
+			}
+			for _, hd := range heads {
+				if hd.Level == 2 || hd.Level == 3 {
+					pg.TOC = append(pg.TOC, hd)
+				}
+			}
+			if len(newSecs) > 0 {
+				secs = append(secs, newSecs...)
+				cur = newSecs[len(newSecs)-1]
+			}
+			fmt.Fprintf(&b, "<section class=\"cell cell-markdown\" id=\"%s\">\n%s</section>", cellID(i), h)
+		case "code":
+			src := string(c.Source)
+			code, err := highlight(src, "go")
+			if err != nil {
+				return nil, fmt.Errorf("cell %d: %w", i, err)
+			}
+			outs, err := renderOutputs(c.Outputs, assets, md)
+			if err != nil {
+				return nil, fmt.Errorf("cell %d: %w", i, err)
+			}
+			saved := ""
+			if strings.HasPrefix(strings.TrimSpace(src), "//@save") {
+				saved = `<span class="saved" title="This cell is saved into the agentrl package">saved to agentrl</span>`
+			}
+			fmt.Fprintf(&b, "<section class=\"cell cell-code\" id=\"%s\">\n<div class=\"cell-input\">%s%s</div>\n", cellID(i), saved, code)
+			if outs != "" {
+				fmt.Fprintf(&b, "<div class=\"cell-outputs\">\n%s</div>\n", outs)
+			}
+			b.WriteString("</section>")
+			cur.Text.WriteString(src)
+			cur.Text.WriteByte('\n')
+		default:
+			continue // raw cells are for other converters
+		}
+		pg.Cells = append(pg.Cells, template.HTML(b.String()))
+	}
+	return secs, nil
+}
+
+func cellID(i int) string { return fmt.Sprintf("cell-%d", i) }
+
+// unwrapParagraph drops the <p> around a one-paragraph rendering, for use inside a table cell.
+func unwrapParagraph(h string) string {
+	h = strings.TrimSpace(h)
+	if strings.HasPrefix(h, "<p>") && strings.HasSuffix(h, "</p>") && strings.Count(h, "<p>") == 1 {
+		return strings.TrimSuffix(strings.TrimPrefix(h, "<p>"), "</p>")
+	}
+	return h
+}
+
+func parseTemplates() (chapter, index *template.Template, err error) {
+	chapter, err = template.ParseFS(embedded, "templates/layout.html", "templates/chapter.html")
+	if err != nil {
+		return nil, nil, fmt.Errorf("chapter template: %w", err)
+	}
+	index, err = template.ParseFS(embedded, "templates/layout.html", "templates/index.html")
+	if err != nil {
+		return nil, nil, fmt.Errorf("index template: %w", err)
+	}
+	return chapter, index, nil
+}
+
+// searchDoc is one searchable section of the course.
+type searchDoc struct {
+	ID      int    `json:"id"`
+	Chapter string `json:"chapter"` // "Chapter 6: Policy gradients"
+	Title   string `json:"title"`   // the section's heading
+	URL     string `json:"url"`
+	Text    string `json:"text"`
+}
+
+func newSearchDoc(ch *chapter, s *section, id int) searchDoc {
+	url := ch.Page
+	if s.ID != "" {
+		url += "#" + s.ID
+	}
+	return searchDoc{ID: id, Chapter: ch.Label + ": " + ch.Title, Title: s.Title, URL: url,
+		Text: strings.Join(strings.Fields(html.UnescapeString(s.Text.String())), " ")}
+}
+
+func writeAssets(w *writer, nodeModules string, assets assetFiles, docs []searchDoc) error {
+	for dst, src := range npmFiles {
+		if err := w.copyFile(dst, filepath.Join(nodeModules, src)); err != nil {
+			return err
+		}
+	}
+	fonts := filepath.Join(nodeModules, "katex", "dist", "fonts")
+	entries, err := os.ReadDir(fonts)
+	if err != nil {
+		return fmt.Errorf("KaTeX fonts: %w (run `make setup`)", err)
+	}
+	for _, e := range entries {
+		if err := w.copyFile("assets/katex/fonts/"+e.Name(), filepath.Join(fonts, e.Name())); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"style.css", "site.js"} {
+		b, err := embedded.ReadFile("static/" + name)
+		if err != nil {
+			return err
+		}
+		if err := w.bytes("assets/"+name, b); err != nil {
+			return err
+		}
+	}
+	css, err := codeCSS()
+	if err != nil {
+		return err
+	}
+	if err := w.bytes("assets/code.css", []byte(css)); err != nil {
+		return err
+	}
+	for path, b := range assets {
+		if err := w.bytes(path, b); err != nil {
+			return err
+		}
+	}
+	corpus, err := json.Marshal(struct {
+		Docs []searchDoc `json:"docs"`
+	}{docs})
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	if err := w.bytes("assets/search-index.json", corpus); err != nil {
+		return err
+	}
+	// The same corpus as a script, for pages opened from file:// where fetch() is refused.
+	return w.bytes("assets/search-index.js", append(append([]byte("window.COURSE_SEARCH = "), corpus...), ";\n"...))
+}
+
+// writer writes files under the site root and counts them.
+type writer struct {
+	root  string
+	files int
+	size  int64
+}
+
+func (w *writer) bytes(rel string, b []byte) error {
+	p := filepath.Join(w.root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		return err
+	}
+	w.files++
+	w.size += int64(len(b))
+	return nil
+}
+
+func (w *writer) template(rel string, t *template.Template, data any) error {
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
+		return fmt.Errorf("rendering %s: %w", rel, err)
+	}
+	return w.bytes(rel, []byte(b.String()))
+}
+
+func (w *writer) copyFile(rel, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	b, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", src, err)
+	}
+	return w.bytes(rel, b)
+}
