@@ -19,13 +19,13 @@ type cell struct {
 }
 
 type output struct {
-	Type      string          `json:"output_type"` // stream, display_data, execute_result, error
-	Name      string          `json:"name"`        // stream: stdout or stderr
-	Text      text            `json:"text"`
+	Type      string                     `json:"output_type"` // stream, display_data, execute_result, error
+	Name      string                     `json:"name"`        // stream: stdout or stderr
+	Text      text                       `json:"text"`
 	Data      map[string]json.RawMessage `json:"data"` // by MIME type; JSON payloads are objects
-	Ename     string          `json:"ename"`
-	Evalue    string          `json:"evalue"`
-	Traceback []string        `json:"traceback"`
+	Ename     string                     `json:"ename"`
+	Evalue    string                     `json:"evalue"`
+	Traceback []string                   `json:"traceback"`
 }
 
 // text is nbformat's multiline string: either one string or a list of lines to concatenate.

@@ -7,6 +7,11 @@
   // Collected from the start so the self-test can report scripts that failed (charts included).
   var errors = [];
   window.addEventListener('error', function (e) {
+    var t = e.target;
+    if (t && t !== window && (t.src || t.href)) {
+      errors.push('could not load ' + (t.src || t.href)); // a failed <script>, <link> or <img>
+      return;
+    }
     errors.push(String(e.message || e.type) + (e.filename ? ' at ' + e.filename : ''));
   }, true);
 
@@ -27,12 +32,15 @@
   var engine = null;
 
   // The corpus is a script rather than JSON because browsers refuse fetch() of file:// URLs.
-  function loadCorpus(done) {
+  function loadCorpus(done, failed) {
     if (window.COURSE_SEARCH) return done();
     var s = document.createElement('script');
     s.src = 'assets/search-index.js';
     s.onload = done;
-    s.onerror = function () { errors.push('search index did not load'); };
+    s.onerror = function () {
+      errors.push('search index did not load');
+      if (failed) failed();
+    };
     document.head.appendChild(s);
   }
 
@@ -163,10 +171,22 @@
     document.querySelectorAll('.output canvas').forEach(function (c) {
       r.charts.push({ width: c.width, height: c.height, ink: inkPixels(c) });
     });
-    var pre = document.createElement('pre');
-    pre.id = 'selftest-result';
-    pre.textContent = JSON.stringify(r);
-    document.body.appendChild(pre);
+    // Search the whole course for the page's own title, through the same code the search box uses.
+    var query = (document.querySelector('h1') || {}).textContent || '';
+    function report() {
+      var pre = document.createElement('pre');
+      pre.id = 'selftest-result';
+      pre.textContent = JSON.stringify(r);
+      document.body.appendChild(pre);
+    }
+    loadCorpus(function () {
+      if (window.MiniSearch) {
+        engine = engine || buildEngine();
+        var hits = engine.search(query);
+        r.search = { query: query, hits: hits.length, top: hits.length ? hits[0].url : '' };
+      }
+      report();
+    }, report);
   }
 
   document.addEventListener('DOMContentLoaded', function () {

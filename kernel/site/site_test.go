@@ -1,0 +1,341 @@
+package site
+
+import (
+	"encoding/json"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	fixtures    = "testdata/notebooks"
+	nodeModules = "web/node_modules"
+)
+
+// requireAssets fails the test when the npm packages the export copies are not installed.
+func requireAssets(t *testing.T) {
+	t.Helper()
+	for _, src := range npmFiles {
+		if _, err := os.Stat(filepath.Join(nodeModules, src)); err != nil {
+			t.Fatalf("%s missing: run `make setup`", filepath.Join(nodeModules, src))
+		}
+	}
+}
+
+// buildFixtures exports the fixture notebooks into a fresh folder.
+func buildFixtures(t *testing.T) (string, *Report) {
+	t.Helper()
+	requireAssets(t)
+	out := filepath.Join(t.TempDir(), "site")
+	rep, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules, Title: "Fixture course"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, rep
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"one line\n"`, "one line\n"},
+		{`["a\n", "b"]`, "a\nb"},
+		{`[]`, ""},
+	} {
+		var got text
+		if err := json.Unmarshal([]byte(tc.in), &got); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	var bad text
+	if err := json.Unmarshal([]byte(`{"a": 1}`), &bad); err == nil {
+		t.Error("an object was accepted as a multiline string")
+	}
+}
+
+func writeNotebook(t *testing.T, dir, name, firstMarkdown string) {
+	t.Helper()
+	nb := map[string]any{"nbformat": 4, "cells": []any{
+		map[string]any{"cell_type": "markdown", "source": firstMarkdown},
+	}}
+	b, _ := json.Marshal(nb)
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindChapters(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"appB_review.ipynb", "ch10_kl.ipynb", "appA_math.ipynb", "ch02_rl.ipynb", "ch00_intro.ipynb"} {
+		writeNotebook(t, dir, name, "# Title of "+name+"\n\nFirst paragraph,\nsecond line.\n\nNot this one.")
+	}
+	chs, err := findChapters(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range chs {
+		got = append(got, c.Label+"|"+c.Page)
+	}
+	want := []string{"Chapter 0|ch00_intro.html", "Chapter 2|ch02_rl.html", "Chapter 10|ch10_kl.html",
+		"Appendix A|appA_math.html", "Appendix B|appB_review.html"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("order and labels:\n got %v\nwant %v", got, want)
+	}
+	if chs[0].Title != "Title of ch00_intro.ipynb" || chs[0].Intro != "First paragraph, second line." {
+		t.Errorf("title %q, intro %q", chs[0].Title, chs[0].Intro)
+	}
+
+	for _, tc := range []struct{ name, md, wantErr string }{
+		{"ch01_x.ipynb", "no title here", "no \"# \" title"},
+		{"chapter1.ipynb", "# T", "notebook name must be"},
+	} {
+		d := t.TempDir()
+		writeNotebook(t, d, tc.name, tc.md)
+		if _, err := findChapters(d); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s: got error %v, want one containing %q", tc.name, err, tc.wantErr)
+		}
+	}
+}
+
+func TestMarkdownMath(t *testing.T) {
+	for _, tc := range []struct{ md, want string }{
+		{"$a<b$", `<span class="math">a&lt;b</span>`},
+		{`\(x\)`, `<span class="math">x</span>`},
+		{"$$\n\\sum_i x_i\n$$", `<div class="math display">\sum_i x_i</div>`},
+		{"costs \\$5 or \\$6", "costs $5 or $6"},
+		{"`$x$` in code", "<code>$x$</code>"},
+	} {
+		r := newMarkdownRenderer()
+		got, _, _, err := r.render(tc.md, &section{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%q: got %q, want it to contain %q", tc.md, got, tc.want)
+		}
+	}
+}
+
+func TestHeadingIDsUniqueAcrossCells(t *testing.T) {
+	r := newMarkdownRenderer()
+	var ids []string
+	for _, md := range []string{"## Summary\n\nx", "## Summary\n\ny", "## Exercises"} {
+		_, heads, _, err := r.render(md, &section{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range heads {
+			ids = append(ids, h.ID)
+		}
+	}
+	if strings.Join(ids, ",") != "summary,summary-1,exercises" {
+		t.Errorf("ids %v", ids)
+	}
+}
+
+// fakeBundle is shaped like an echarts UMD bundle: licence header, the global it defines, and
+// the size of a library.
+func fakeBundle(version string) string {
+	return "/* Licensed to the Apache Software Foundation (ASF) */\n" +
+		`!function(t,e){e((t=globalThis).echarts={})}(this,function(t){t.version="` + version + `"});` +
+		strings.Repeat("/* padding */", 10_000)
+}
+
+func TestShareLibraries(t *testing.T) {
+	bundle := fakeBundle("5.6.0")
+	wrapped := "(function(define, exports, module){\n" + bundle + "\n}).call(window);"
+	chart := `<div id="c"></div><script type="text/javascript">echarts.init(document.getElementById('c'))</script>`
+	for _, tc := range []struct {
+		name       string
+		in         string
+		wantAssets int
+		keep       bool // the output must come back unchanged
+	}{
+		{"wrapped bundle", "<script>" + wrapped + "</script>" + chart, 1, false},
+		{"bare bundle", `<SCRIPT type="text/javascript">` + bundle + "</SCRIPT>" + chart, 1, false},
+		{"chart alone", chart, 0, true},
+		{"script with src", `<script src="x.js">` + bundle + "</script>", 0, true},
+		{"small script naming echarts", "<script>window.echarts={}</script>", 0, true},
+		{"large script without the global", "<script>/* Apache Software Foundation */" + strings.Repeat("x", 200_000) + "</script>", 0, true},
+	} {
+		assets := assetFiles{}
+		got := shareLibraries(tc.in, assets)
+		if len(assets) != tc.wantAssets {
+			t.Errorf("%s: %d assets, want %d", tc.name, len(assets), tc.wantAssets)
+		}
+		if tc.keep && got != tc.in {
+			t.Errorf("%s: output changed", tc.name)
+		}
+		for path, b := range assets {
+			if !strings.HasPrefix(path, "assets/lib/echarts-5.6.0-") {
+				t.Errorf("%s: asset path %s", tc.name, path)
+			}
+			if want := `<script src="` + path + `"></script>` + chart; got != want {
+				t.Errorf("%s: got %.200q, want %.200q", tc.name, got, want)
+			}
+			if !strings.Contains(string(b), bundle) {
+				t.Errorf("%s: the asset does not hold the bundle", tc.name)
+			}
+		}
+	}
+	// Two charts that inline the same bundle share one file.
+	assets := assetFiles{}
+	a := shareLibraries("<script>"+wrapped+"</script>"+chart, assets)
+	b := shareLibraries("<script>"+wrapped+"</script>"+chart, assets)
+	if len(assets) != 1 || a != b {
+		t.Errorf("same bundle twice: %d assets", len(assets))
+	}
+}
+
+func TestRenderOutputs(t *testing.T) {
+	md := newMarkdownRenderer()
+	for _, tc := range []struct {
+		name string
+		out  string // one output, as JSON
+		want string
+	}{
+		{"stdout", `{"output_type":"stream","name":"stdout","text":["a < b\n","done\n"]}`, `<pre class="output stream stdout">a &lt; b` + "\ndone\n</pre>"},
+		{"stderr", `{"output_type":"stream","name":"stderr","text":"warn"}`, `<pre class="output stream stderr">warn</pre>`},
+		{"error", `{"output_type":"error","ename":"panic","evalue":"boom","traceback":["\u001b[31mpanic: boom\u001b[0m"]}`, `<pre class="output error">panic: boom</pre>`},
+		{"html first", `{"output_type":"display_data","data":{"text/plain":"<x>","text/html":"<b>x</b>"}}`, `<div class="output html"><b>x</b></div>`},
+		{"plain result", `{"output_type":"execute_result","data":{"text/plain":"42"}}`, `<pre class="output result">42</pre>`},
+		{"markdown", `{"output_type":"display_data","data":{"text/markdown":"*hi*"}}`, `<em>hi</em>`},
+		{"json only", `{"output_type":"display_data","data":{"application/json":{"a":1}}}`, "no MIME type the site can show among [application/json]"},
+	} {
+		var o output
+		if err := json.Unmarshal([]byte(tc.out), &o); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got, err := renderOutputs([]output{o}, assetFiles{}, md)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %q, want it to contain %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBuildFixtures checks the exported fixture course against its notebooks.
+func TestBuildFixtures(t *testing.T) {
+	out, rep := buildFixtures(t)
+	chs, err := findChapters(fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pages != len(chs)+1 {
+		t.Errorf("%d pages, want %d", rep.Pages, len(chs)+1)
+	}
+	index := readFile(t, filepath.Join(out, "index.html"))
+	for i, ch := range chs {
+		page := readFile(t, filepath.Join(out, ch.Page))
+		// Every recorded printed output appears on the page exactly as printed.
+		for _, c := range ch.nb.Cells {
+			for _, o := range c.Outputs {
+				if o.Type == "stream" && !strings.Contains(page, html.EscapeString(string(o.Text))) {
+					t.Errorf("%s: printed output %q is not on the page", ch.Page, o.Text)
+				}
+			}
+		}
+		if !strings.Contains(index, `href="`+ch.Page+`"`) {
+			t.Errorf("index does not link %s", ch.Page)
+		}
+		if !strings.Contains(page, `href="notebooks/`+ch.File+`"`) {
+			t.Errorf("%s does not link its notebook", ch.Page)
+		}
+		if i+1 < len(chs) && !strings.Contains(page, `rel="next" href="`+chs[i+1].Page+`"`) {
+			t.Errorf("%s: no next link to %s", ch.Page, chs[i+1].Page)
+		}
+		if i > 0 && !strings.Contains(page, `rel="prev" href="`+chs[i-1].Page+`"`) {
+			t.Errorf("%s: no previous link to %s", ch.Page, chs[i-1].Page)
+		}
+		if strings.Contains(page, "Apache Software Foundation") {
+			t.Errorf("%s still inlines the echarts bundle", ch.Page)
+		}
+		copied := readFile(t, filepath.Join(out, "notebooks", ch.File))
+		if copied != readFile(t, filepath.Join(fixtures, ch.File)) {
+			t.Errorf("notebooks/%s differs from its source", ch.File)
+		}
+	}
+
+	ch1 := readFile(t, filepath.Join(out, "ch01_returns.html"))
+	for _, want := range []string{
+		`<li class="toc-h2"><a href="#the-discounted-return">The discounted return</a></li>`, // table of contents
+		`<li class="toc-h3"><a href="#plotting-the-returns">Plotting the returns</a></li>`,
+		`<div class="math display">G_t = \sum_{k=0}^{T-t-1}`,    // math left for KaTeX
+		`<span class="kd">func</span>`,                          // highlighted Go
+		`<span class="saved"`,                                   // the //@save marker
+		`<script src="assets/lib/echarts-5.6.0-`,                // the shared bundle
+		`echarts.init(document.getElementById('returns_chart')`, // the chart's own script
+	} {
+		if !strings.Contains(ch1, want) {
+			t.Errorf("ch01_returns.html lacks %s", want)
+		}
+	}
+	libs, _ := filepath.Glob(filepath.Join(out, "assets", "lib", "*.js"))
+	if len(libs) != 1 {
+		t.Errorf("assets/lib holds %v, want the one echarts bundle", libs)
+	}
+	if !strings.Contains(index, "make course") {
+		t.Error("the index does not say how to run the course locally")
+	}
+
+	var corpus struct{ Docs []searchDoc }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "assets", "search-index.json"))), &corpus); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range corpus.Docs {
+		if d.URL == "ch01_returns.html#the-discounted-return" && strings.Contains(d.Text, "discounts later rewards") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("search corpus has no section for the discounted return: %+v", corpus.Docs)
+	}
+	js := readFile(t, filepath.Join(out, "assets", "search-index.js"))
+	if !strings.HasPrefix(js, "window.COURSE_SEARCH = {") {
+		t.Errorf("search-index.js starts %.40q", js)
+	}
+}
+
+func TestBuildReplacesOnlyExports(t *testing.T) {
+	out, _ := buildFixtures(t)
+	stale := filepath.Join(out, "stale.html")
+	if err := os.WriteFile(stale, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a file of the earlier export survived the new one")
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(Options{Notebooks: fixtures, Out: other, NodeModules: nodeModules}); err == nil {
+		t.Error("export replaced a folder that was not an export")
+	}
+}
+
+func TestMissingAssets(t *testing.T) {
+	_, err := Build(Options{Notebooks: fixtures, Out: t.TempDir(), NodeModules: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "run `make setup`") {
+		t.Errorf("got %v, want an error that says to run make setup", err)
+	}
+}
