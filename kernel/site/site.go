@@ -134,6 +134,9 @@ func Build(opt Options) (*Report, error) {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(opt.Notebooks, ch.File), err)
 		}
 		for _, s := range secs {
+			if s.ID == "" && strings.TrimSpace(s.Text.String()) == "" {
+				continue // nothing before the title
+			}
 			docs = append(docs, newSearchDoc(ch, s, len(docs)))
 		}
 		if err := w.template(ch.Page, tmplChapter, pg); err != nil {
@@ -296,7 +299,7 @@ func parseTemplates() (chapter, index *template.Template, err error) {
 type searchDoc struct {
 	ID      int    `json:"id"`
 	Chapter string `json:"chapter"` // "Chapter 6: Policy gradients"
-	Title   string `json:"title"`   // the section's heading
+	Title   string `json:"title"`   // the section's heading; "" for the chapter's opening
 	URL     string `json:"url"`
 	Text    string `json:"text"`
 }
@@ -306,7 +309,11 @@ func newSearchDoc(ch *chapter, s *section, id int) searchDoc {
 	if s.ID != "" {
 		url += "#" + s.ID
 	}
-	return searchDoc{ID: id, Chapter: ch.Label + ": " + ch.Title, Title: s.Title, URL: url,
+	title := s.Title
+	if title == ch.Title {
+		title = "" // the chapter's own heading: the chapter name says it
+	}
+	return searchDoc{ID: id, Chapter: ch.Label + ": " + ch.Title, Title: title, URL: url,
 		Text: strings.Join(strings.Fields(html.UnescapeString(s.Text.String())), " ")}
 }
 

@@ -46,9 +46,9 @@
 
   function buildEngine() {
     var ms = new MiniSearch({
-      fields: ['title', 'text'],
+      fields: ['title', 'chapter', 'text'],
       storeFields: ['title', 'chapter', 'url', 'text'],
-      searchOptions: { boost: { title: 3 }, prefix: true, fuzzy: 0.15, combineWith: 'AND' }
+      searchOptions: { boost: { title: 3, chapter: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: 'AND' }
     });
     ms.addAll(window.COURSE_SEARCH.docs);
     return ms;
@@ -68,9 +68,9 @@
       var i = lower.indexOf(t.toLowerCase());
       if (i >= 0 && (at < 0 || i < at)) at = i;
     });
-    var start = Math.max(0, at - 60);
-    var part = text.slice(start, start + 180).replace(/\s+/g, ' ');
-    var html = (start > 0 ? '… ' : '') + escapeHTML(part) + (start + 180 < text.length ? ' …' : '');
+    var start = Math.max(0, at - 40);
+    var part = text.slice(start, start + 110).replace(/\s+/g, ' ');
+    var html = (start > 0 ? '… ' : '') + escapeHTML(part) + (start + 110 < text.length ? ' …' : '');
     terms.forEach(function (t) {
       if (!t) return;
       var re = new RegExp('(' + t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + ')', 'gi');
@@ -90,7 +90,7 @@
       list.innerHTML = '<li class="none">No match in the course.</li>';
     } else {
       list.innerHTML = hits.map(function (h) {
-        var where = h.chapter + (h.title && h.title !== h.chapter ? ' · ' + h.title : '');
+        var where = h.chapter + (h.title ? ' · ' + h.title : '');
         return '<li><a href="' + escapeHTML(h.url) + '"><span class="where">' + escapeHTML(where) +
           '</span><span class="snip">' + snippet(h.text, h.terms) + '</span></a></li>';
       }).join('');
