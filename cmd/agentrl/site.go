@@ -1,7 +1,22 @@
 package main
 
-import "github.com/agenticrl/course/kernel/site"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agenticrl/course/kernel/site"
+)
 
 func init() {
-	register(command{name: "site", summary: "export the notebooks as a static web site (offline)", run: site.Main})
+	register(command{name: "site", summary: "export the notebooks as a static web site that works offline", run: siteMain})
+}
+
+func siteMain(args []string) error {
+	err := site.Main(args)
+	if errors.Is(err, site.ErrUsage) {
+		// Keep one "usage:" prefix: errUsage's.
+		return fmt.Errorf("%w%s", errUsage, strings.TrimPrefix(err.Error(), site.ErrUsage.Error()))
+	}
+	return err
 }

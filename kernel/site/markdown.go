@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"html/template"
 	"strings"
 
 	"github.com/gohugoio/hugo-goldmark-extensions/passthrough"
@@ -21,7 +22,8 @@ import (
 type heading struct {
 	Level int
 	ID    string
-	Text  string
+	Text  string        // plain text, TeX kept as source
+	HTML  template.HTML // for the contents list: text escaped, math marked for KaTeX
 }
 
 // section is a stretch of a page that search can point at: the text under one heading.
@@ -75,7 +77,7 @@ func (r *markdownRenderer) render(src string, cur *section) (string, []heading, 
 			idBytes, _ := id.([]byte)
 			idStr := string(idBytes)
 			title := plainText(h, source)
-			heads = append(heads, heading{Level: h.Level, ID: idStr, Text: title})
+			heads = append(heads, heading{Level: h.Level, ID: idStr, Text: title, HTML: headingHTML(h, source)})
 			cur = &section{ID: idStr, Title: title}
 			secs = append(secs, cur)
 			continue
@@ -122,6 +124,36 @@ func plainText(n ast.Node, source []byte) string {
 	return strings.TrimSpace(b.String())
 }
 
+// headingHTML is a heading's text for a table of contents: plain text, escaped, with its math
+// marked for KaTeX like math in prose; links and emphasis are dropped.
+func headingHTML(h *ast.Heading, source []byte) template.HTML {
+	var b strings.Builder
+	_ = ast.Walk(h, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b.WriteString(html.EscapeString(string(n.Value(source))))
+		case *ast.String:
+			b.WriteString(html.EscapeString(string(n.Value)))
+		case *ast.CodeSpan:
+			b.WriteString("<code>" + html.EscapeString(plainText(n, source)) + "</code>")
+			return ast.WalkSkipChildren, nil
+		case *passthrough.PassthroughInline:
+			b.WriteString(`<span class="math">` + html.EscapeString(mathSource(n, source)) + `</span>`)
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return template.HTML(b.String())
+}
+
+// mathSource is the TeX of inline math, without its delimiters.
+func mathSource(p *passthrough.PassthroughInline, source []byte) string {
+	return strings.TrimSuffix(strings.TrimPrefix(string(p.Segment.Value(source)), p.Delimiters.Open), p.Delimiters.Close)
+}
+
 // pageIDs hands out heading ids that are unique within a page, in goldmark's style.
 type pageIDs struct{ used map[string]bool }
 
@@ -156,9 +188,7 @@ type mathRenderer struct{}
 func (mathRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(passthrough.KindPassthroughInline, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if entering {
-			p := n.(*passthrough.PassthroughInline)
-			tex := strings.TrimSuffix(strings.TrimPrefix(string(p.Segment.Value(source)), p.Delimiters.Open), p.Delimiters.Close)
-			fmt.Fprintf(w, `<span class="math">%s</span>`, html.EscapeString(tex))
+			fmt.Fprintf(w, `<span class="math">%s</span>`, html.EscapeString(mathSource(n.(*passthrough.PassthroughInline), source)))
 		}
 		return ast.WalkSkipChildren, nil
 	})

@@ -40,6 +40,9 @@ const DefaultTitle = "Agentic RL: From Policy Gradients to Coding Agents"
 // risking a folder that is not one.
 const marker = ".agentrl-site"
 
+// ErrUsage marks errors in Main's arguments, as opposed to failures of the export.
+var ErrUsage = errors.New("usage")
+
 // Main is the command line of the export: `site [--out DIR] [--notebooks DIR]`.
 func Main(args []string) error {
 	fl := flag.NewFlagSet("site", flag.ContinueOnError)
@@ -48,10 +51,10 @@ func Main(args []string) error {
 	title := fl.String("title", DefaultTitle, "course title")
 	nm := fl.String("node-modules", "", "npm packages installed by set-up (default: kernel/site/web/node_modules of the checkout)")
 	if err := fl.Parse(args); err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if fl.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fl.Args())
+		return fmt.Errorf("%w: unexpected arguments %q", ErrUsage, fl.Args())
 	}
 	if *nm == "" {
 		root, err := checkoutRoot()

@@ -117,6 +117,8 @@ func TestMarkdownMath(t *testing.T) {
 		{"$$\n\\sum_i x_i\n$$", `<div class="math display">\sum_i x_i</div>`},
 		{"costs \\$5 or \\$6", "costs $5 or $6"},
 		{"`$x$` in code", "<code>$x$</code>"},
+		{"$a_1 b_1$ and $c_1$", `<span class="math">a_1 b_1</span> and <span class="math">c_1</span>`},
+		{"| $p$ | $q<1$ |\n|---|---|\n| x | y |", `<th><span class="math">p</span></th>`},
 	} {
 		r := newMarkdownRenderer()
 		got, _, _, err := r.render(tc.md, &section{})
@@ -143,6 +145,13 @@ func TestHeadingIDsUniqueAcrossCells(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "summary,summary-1,exercises" {
 		t.Errorf("ids %v", ids)
+	}
+	_, heads, _, err := r.render("## Why $a<b$ and `x`", &section{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `Why <span class="math">a&lt;b</span> and <code>x</code>`; len(heads) != 1 || string(heads[0].HTML) != want {
+		t.Errorf("heading HTML %+v, want %q", heads, want)
 	}
 }
 
