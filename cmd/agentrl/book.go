@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agenticrl/course/kernel/check"
+	"github.com/agenticrl/course/kernel/execute"
+	"github.com/agenticrl/course/kernel/library"
+	"github.com/agenticrl/course/kernel/notebook"
+)
+
+func init() {
+	register(command{name: "book", summary: "check the chapters, build the library, warm the build cache", run: bookMain})
+}
+
+var bookCommands = map[string]command{
+	"check":         {name: "check", summary: "execute chapters and compare every cell's output with the recorded one", run: bookCheck},
+	"build-library": {name: "build-library", summary: "collect //@save cells into agentrl/ (--check: fail if out of sync)", run: bookBuildLibrary},
+	"warm":          {name: "warm", summary: "compile what notebooks import, so the first cell starts fast", run: bookWarm},
+}
+
+func bookMain(args []string) error {
+	if len(args) == 0 || bookCommands[args[0]].run == nil {
+		var b strings.Builder
+		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
+		for _, n := range []string{"check", "build-library", "warm", "site"} {
+			if c, ok := bookCommands[n]; ok {
+				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
+			}
+		}
+		return fmt.Errorf("%w\n%s", errUsage, b.String())
+	}
+	return bookCommands[args[0]].run(args[1:])
+}
+
+// courseRoot finds the checkout: $AGENTRL_ROOT, else the nearest folder upwards from the working
+// directory whose go.mod declares the course's module.
+func courseRoot() (string, error) {
+	if r := os.Getenv("AGENTRL_ROOT"); r != "" {
+		return r, nil
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(string(data), "module github.com/agenticrl/course\n") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the course's checkout (no go.mod of github.com/agenticrl/course above the working directory); set AGENTRL_ROOT")
+		}
+		dir = parent
+	}
+}
+
+func bookCheck(args []string) error {
+	fs := flag.NewFlagSet("book check", flag.ContinueOnError)
+	update := fs.Bool("update", false, "rewrite the recorded outputs with the new ones (for authors)")
+	timeout := fs.Duration("timeout", 10*time.Minute, "longest any single cell may run")
+	dir := fs.String("notebooks", "", "folder of the notebooks (default: notebooks/ of the checkout)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: agentrl book check [--update] [--timeout D] [chNN ...]\n\n"+
+			"Executes the chapters in order through the course's Jupyter kernel and compares each code\n"+
+			"cell's output with the output recorded in the notebook. Inside \"[wall: ...]\" (wall-clock\n"+
+			"measurements) nothing is compared; everything else must match exactly.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	paths, err := selectNotebooks(*dir, fs.Args())
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	failed := 0
+	for _, path := range paths {
+		start := time.Now()
+		fmt.Fprintf(os.Stderr, "%s: running...\n", path)
+		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout})
+		took := time.Since(start).Round(100 * time.Millisecond)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "FAIL %s (%v)\n  %v\n", path, took, err)
+			failed++
+			continue
+		}
+		recorded, err := notebook.Read(path)
+		if err != nil {
+			return err
+		}
+		if *update {
+			n := check.Update(recorded, executed)
+			if n > 0 {
+				if err := recorded.Write(path); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(os.Stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
+			continue
+		}
+		ms := check.Compare(recorded, executed)
+		if len(ms) > 0 {
+			fmt.Fprintf(os.Stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
+			for _, m := range ms {
+				fmt.Fprint(os.Stderr, m.String())
+			}
+			failed++
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d notebook(s) failed the check", failed, len(paths))
+	}
+	fmt.Fprintf(os.Stderr, "book check: %d notebook(s) ok\n", len(paths))
+	return nil
+}
+
+func selectNotebooks(dir string, prefixes []string) ([]string, error) {
+	if dir == "" {
+		root, err := courseRoot()
+		if err != nil {
+			return nil, err
+		}
+		dir = filepath.Join(root, "notebooks")
+	}
+	all, err := notebook.Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("no notebooks (chNN_*.ipynb, appX_*.ipynb) in %s", dir)
+	}
+	return notebook.Select(all, prefixes)
+}
+
+func bookBuildLibrary(args []string) error {
+	fs := flag.NewFlagSet("book build-library", flag.ContinueOnError)
+	checkOnly := fs.Bool("check", false, "change nothing; fail if agentrl/ is out of sync with the notebooks")
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: build-library takes no arguments (it always builds from every notebook)", errUsage)
+	}
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
+	paths, err := notebook.Find(filepath.Join(root, "notebooks"))
+	if err != nil {
+		return err
+	}
+	libDir := filepath.Join(root, "agentrl")
+	files, err := library.Build(paths, libDir)
+	if err != nil {
+		return err
+	}
+	if *checkOnly {
+		problems, err := library.Diff(files, libDir)
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			fmt.Fprintln(os.Stderr, p)
+		}
+		if len(problems) > 0 {
+			return fmt.Errorf("agentrl/ is out of sync with the notebooks: run `agentrl book build-library`")
+		}
+		fmt.Fprintf(os.Stderr, "build-library: agentrl/ is in sync (%d generated file(s))\n", len(files))
+		return nil
+	}
+	changed, err := library.Write(files, libDir)
+	for _, c := range changed {
+		fmt.Fprintln(os.Stderr, "wrote", c)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "build-library: %d generated file(s), %d changed\n", len(files), len(changed))
+	return nil
+}
+
+// warmImports are what the chapters import: compiling them once here, with the kernel's toolchain
+// and flags, fills the build cache the kernel then hits.
+var warmImports = []string{
+	"github.com/agenticrl/course/agentrl",
+	"github.com/janpfeifer/gonb/gonbui",
+	"github.com/gomlx/gomlx/core/graph",
+	"github.com/gomlx/gomlx/ml/model",
+	"github.com/gomlx/compute/gobackend",
+	"github.com/go-echarts/go-echarts/v2/charts",
+	"github.com/go-echarts/go-echarts/v2/opts",
+}
+
+func bookWarm(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%w: warm takes no arguments", errUsage)
+	}
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "gonb_warm")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	// The same module set-up as kernel/go.sh gives each notebook.
+	gomod := "module gonb_warm\n\ngo 1.27.3\n\nrequire github.com/agenticrl/course v0.0.0\n\nreplace github.com/agenticrl/course => " + root + "\n"
+	var main strings.Builder
+	main.WriteString("package main\n\nimport (\n")
+	for _, p := range warmImports {
+		fmt.Fprintf(&main, "\t_ %q\n", p)
+	}
+	main.WriteString(")\n\nfunc main() {}\n")
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return err
+	}
+	for name, content := range map[string]string{"go.mod": gomod, "main.go": main.String(), "go.sum": string(sum)} {
+		if err := os.WriteFile(filepath.Join(tmp, name), []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	for _, argv := range [][]string{{"go", "get"}, {"go", "build", "-o", filepath.Join(tmp, "warm"), "."}} {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = tmp
+		cmd.Env = append(os.Environ(), "GOPROXY=off") // everything is pinned: nothing to fetch
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "warm: build cache ready (%v)\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+func usageErr(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return fmt.Errorf("%w: see the flags above", errUsage)
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
+}
