@@ -89,8 +89,8 @@ type selfTest struct {
 	} `json:"search"`
 }
 
-// TestBrowser opens a chapter with math and a chart from file:// in headless Chromium with the
-// network cut off, and checks that KaTeX typeset every formula, the chart drew on its canvas and
+// TestBrowser opens a chapter with math and two charts from file:// in headless Chromium with the
+// network cut off, and checks that KaTeX typeset every formula, each chart drew on its canvas and
 // search found the chapter. It also takes a screenshot (kept where $SITE_SCREENSHOT says).
 func TestBrowser(t *testing.T) {
 	chromium(t)
@@ -113,12 +113,14 @@ func TestBrowser(t *testing.T) {
 	if r.KatexFonts.Loaded == 0 || r.KatexFonts.Failed != 0 {
 		t.Errorf("KaTeX fonts: %d loaded, %d failed", r.KatexFonts.Loaded, r.KatexFonts.Failed)
 	}
-	if len(r.Charts) != 1 {
-		t.Fatalf("%d chart canvases, want 1", len(r.Charts))
+	if len(r.Charts) != 2 {
+		t.Fatalf("%d chart canvases, want 2", len(r.Charts))
 	}
-	// A line chart with title, axes and labels inks thousands of pixels; a blank canvas none.
-	if c := r.Charts[0]; c.Width < 600 || c.Height < 300 || c.Ink < 2000 {
-		t.Errorf("chart canvas %dx%d with %d inked pixels: not drawn", c.Width, c.Height, c.Ink)
+	// A chart with title, axes and labels inks thousands of pixels; a blank canvas none.
+	for i, c := range r.Charts {
+		if c.Width < 600 || c.Height < 300 || c.Ink < 2000 {
+			t.Errorf("chart %d: canvas %dx%d with %d inked pixels: not drawn", i+1, c.Width, c.Height, c.Ink)
+		}
 	}
 	if len(r.NonLocalResources) != 0 {
 		t.Errorf("the page loaded from outside the site: %v", r.NonLocalResources)

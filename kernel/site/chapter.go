@@ -2,12 +2,12 @@ package site
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agenticrl/course/kernel/notebook"
 )
 
 // chapter is one notebook as the site sees it.
@@ -18,28 +18,26 @@ type chapter struct {
 	Short string // "6", "A": for the chapter list
 	Title string // from the first markdown cell's "# " heading
 	Intro string // first paragraph after the title, as plain text, for the index table
-	nb    *notebook
+	nb    *notebook.Notebook
 }
 
 var notebookName = regexp.MustCompile(`^(ch(\d\d)|app([A-Z]))_[a-z0-9_]+\.ipynb$`)
 
 // findChapters reads every course notebook in dir, in reading order: chapters by number, then
-// appendices by letter. Files that do not follow the naming scheme are an error rather than
-// silently left out, so a misnamed chapter cannot vanish from the site.
+// appendices by letter. A notebook whose name starts like a chapter but does not follow the
+// naming scheme is an error rather than silently left out, so a misnamed chapter cannot vanish
+// from the site.
 func findChapters(dir string) ([]*chapter, error) {
-	entries, err := os.ReadDir(dir)
+	paths, err := notebook.Find(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading notebooks: %w", err)
 	}
 	var chs []*chapter
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || filepath.Ext(name) != ".ipynb" {
-			continue
-		}
+	for _, p := range paths {
+		name := filepath.Base(p)
 		m := notebookName.FindStringSubmatch(name)
 		if m == nil {
-			return nil, fmt.Errorf("%s: notebook name must be chNN_slug.ipynb or appX_slug.ipynb", filepath.Join(dir, name))
+			return nil, fmt.Errorf("%s: notebook name must be chNN_slug.ipynb or appX_slug.ipynb", p)
 		}
 		ch := &chapter{File: name, Page: strings.TrimSuffix(name, ".ipynb") + ".html"}
 		if m[2] != "" {
@@ -50,35 +48,27 @@ func findChapters(dir string) ([]*chapter, error) {
 			ch.Short = m[3]
 			ch.Label = "Appendix " + ch.Short
 		}
-		if ch.nb, err = readNotebook(filepath.Join(dir, name)); err != nil {
+		if ch.nb, err = notebook.Read(p); err != nil {
 			return nil, err
 		}
 		if ch.Title, ch.Intro, err = titleOf(ch.nb); err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		chs = append(chs, ch)
 	}
 	if len(chs) == 0 {
 		return nil, fmt.Errorf("no notebooks in %s", dir)
 	}
-	sort.Slice(chs, func(i, j int) bool {
-		// "ch" sorts after "app" by byte order; chapters come first.
-		ci, cj := strings.HasPrefix(chs[i].File, "ch"), strings.HasPrefix(chs[j].File, "ch")
-		if ci != cj {
-			return ci
-		}
-		return chs[i].File < chs[j].File
-	})
 	return chs, nil
 }
 
 // titleOf returns the first markdown cell's "# " heading and the paragraph that follows it.
-func titleOf(nb *notebook) (title, intro string, err error) {
+func titleOf(nb *notebook.Notebook) (title, intro string, err error) {
 	for _, c := range nb.Cells {
 		if c.Type != "markdown" {
 			continue
 		}
-		lines := strings.Split(string(c.Source), "\n")
+		lines := strings.Split(c.Source, "\n")
 		for i, l := range lines {
 			if !strings.HasPrefix(l, "# ") {
 				continue

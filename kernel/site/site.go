@@ -23,7 +23,10 @@ type Options struct {
 	Notebooks   string // folder with the chNN_*.ipynb and appX_*.ipynb notebooks
 	Out         string // folder the site is written to; replaced if it holds an earlier export
 	NodeModules string // the npm packages setup.sh installs (katex, minisearch)
-	Title       string // the course title, shown in the sidebar and on the index
+	// ChartLibrary is the echarts.min.js that chart outputs inline (kernel/js's npm package); the
+	// site serves it once instead of once per chart.
+	ChartLibrary string
+	Title        string // the course title, shown in the sidebar and on the index
 }
 
 // Report sums up an export.
@@ -31,6 +34,10 @@ type Report struct {
 	Pages int   // HTML pages written, the index included
 	Files int   // all files written
 	Bytes int64 // their total size
+	// SharedCharts counts chart scripts whose inlined echarts now comes from the shared file;
+	// UnsharedScripts counts large inline scripts left as recorded (a library not recognised,
+	// e.g. another echarts version than ChartLibrary's): they work, but make pages heavy.
+	SharedCharts, UnsharedScripts int
 }
 
 // DefaultTitle is the course's title, used when Options.Title is empty.
@@ -50,25 +57,34 @@ func Main(args []string) error {
 	nbs := fl.String("notebooks", "notebooks", "folder holding the course notebooks")
 	title := fl.String("title", DefaultTitle, "course title")
 	nm := fl.String("node-modules", "", "npm packages installed by set-up (default: kernel/site/web/node_modules of the checkout)")
+	lib := fl.String("echarts", "", "the echarts.min.js that charts inline (default: kernel/js's, of the checkout)")
 	if err := fl.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if fl.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", ErrUsage, fl.Args())
 	}
-	if *nm == "" {
+	if *nm == "" || *lib == "" {
 		root, err := checkoutRoot()
 		if err != nil {
 			return err
 		}
-		*nm = filepath.Join(root, "kernel", "site", "web", "node_modules")
+		if *nm == "" {
+			*nm = filepath.Join(root, "kernel", "site", "web", "node_modules")
+		}
+		if *lib == "" {
+			*lib = filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")
+		}
 	}
-	rep, err := Build(Options{Notebooks: *nbs, Out: *out, NodeModules: *nm, Title: *title})
+	rep, err := Build(Options{Notebooks: *nbs, Out: *out, NodeModules: *nm, ChartLibrary: *lib, Title: *title})
 	if err != nil {
 		return err
 	}
-	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s)\n", rep.Pages, rep.Files,
-		float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"))
+	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s); %d charts share one echarts file\n",
+		rep.Pages, rep.Files, float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"), rep.SharedCharts)
+	if rep.UnsharedScripts > 0 {
+		fmt.Printf("site: warning: %d large inline scripts left in the pages (not the echarts bundle of %s)\n", rep.UnsharedScripts, *lib)
+	}
 	return nil
 }
 
@@ -109,6 +125,10 @@ func Build(opt Options) (*Report, error) {
 			return nil, fmt.Errorf("%s missing in %s: run `make setup`", src, opt.NodeModules)
 		}
 	}
+	lib, err := loadChartLibrary(opt.ChartLibrary)
+	if err != nil {
+		return nil, err
+	}
 	chs, err := findChapters(opt.Notebooks)
 	if err != nil {
 		return nil, err
@@ -118,6 +138,7 @@ func Build(opt Options) (*Report, error) {
 	}
 	w := &writer{root: opt.Out}
 	assets := assetFiles{}
+	rep := &Report{Pages: len(chs) + 1}
 	var docs []searchDoc
 	tmplChapter, tmplIndex, err := parseTemplates()
 	if err != nil {
@@ -132,7 +153,7 @@ func Build(opt Options) (*Report, error) {
 			pg.Next = chs[i+1]
 		}
 		pg.PageTitle = ch.Label + ": " + ch.Title + " · " + opt.Title
-		secs, err := pg.render(assets)
+		secs, err := pg.render(lib, assets, rep)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(opt.Notebooks, ch.File), err)
 		}
@@ -167,7 +188,8 @@ func Build(opt Options) (*Report, error) {
 	if err := w.bytes(marker, []byte("written by the course's site export; the whole folder is replaced on the next export\n")); err != nil {
 		return nil, err
 	}
-	return &Report{Pages: len(chs) + 1, Files: w.files, Bytes: w.size}, nil
+	rep.Files, rep.Bytes = w.files, w.size
+	return rep, nil
 }
 
 // prepareOut empties the output folder when it holds an earlier export, and refuses any other
@@ -221,8 +243,10 @@ type indexPage struct {
 
 // render turns the chapter's cells into HTML blocks and its table of contents, and returns the
 // searchable sections.
-func (pg *chapterPage) render(assets assetFiles) ([]*section, error) {
+func (pg *chapterPage) render(lib *chartLibrary, assets assetFiles, rep *Report) ([]*section, error) {
 	md := newMarkdownRenderer()
+	outs := &outputRenderer{lib: lib, assets: assets, md: md}
+	defer func() { rep.SharedCharts += outs.shared; rep.UnsharedScripts += outs.unshared }()
 	for i := range pg.Chapter.nb.Cells {
 		md.ids.Put([]byte(cellID(i)))
 	}
@@ -232,9 +256,9 @@ func (pg *chapterPage) render(assets assetFiles) ([]*section, error) {
 		var b strings.Builder
 		switch c.Type {
 		case "markdown":
-			h, heads, newSecs, err := md.render(string(c.Source), cur)
+			h, heads, newSecs, err := md.render(c.Source, cur)
 			if err != nil {
-				return nil, fmt.Errorf("cell %d: %w", i, err)
+				return nil, fmt.Errorf("cell %d: %w", i+1, err)
 			}
 			for _, hd := range heads {
 				if hd.Level == 2 || hd.Level == 3 {
@@ -247,22 +271,22 @@ func (pg *chapterPage) render(assets assetFiles) ([]*section, error) {
 			}
 			fmt.Fprintf(&b, "<section class=\"cell cell-markdown\" id=\"%s\">\n%s</section>", cellID(i), h)
 		case "code":
-			src := string(c.Source)
+			src := c.Source
 			code, err := highlight(src, "go")
 			if err != nil {
-				return nil, fmt.Errorf("cell %d: %w", i, err)
+				return nil, fmt.Errorf("cell %d: %w", i+1, err)
 			}
-			outs, err := renderOutputs(c.Outputs, assets, md)
+			outHTML, err := outs.render(c.Outputs)
 			if err != nil {
-				return nil, fmt.Errorf("cell %d: %w", i, err)
+				return nil, fmt.Errorf("cell %d: %w", i+1, err)
 			}
 			saved := ""
 			if strings.HasPrefix(strings.TrimSpace(src), "//@save") {
 				saved = `<span class="saved" title="This cell is saved into the agentrl package">saved to agentrl</span>`
 			}
 			fmt.Fprintf(&b, "<section class=\"cell cell-code\" id=\"%s\">\n<div class=\"cell-input\">%s%s</div>\n", cellID(i), saved, code)
-			if outs != "" {
-				fmt.Fprintf(&b, "<div class=\"cell-outputs\">\n%s</div>\n", outs)
+			if outHTML != "" {
+				fmt.Fprintf(&b, "<div class=\"cell-outputs\">\n%s</div>\n", outHTML)
 			}
 			b.WriteString("</section>")
 			cur.Text.WriteString(src)
@@ -275,7 +299,9 @@ func (pg *chapterPage) render(assets assetFiles) ([]*section, error) {
 	return secs, nil
 }
 
-func cellID(i int) string { return fmt.Sprintf("cell-%d", i) }
+// cellID names a cell's anchor by its 1-based position among all cells, as Jupyter and the
+// output checker count them.
+func cellID(i int) string { return fmt.Sprintf("cell-%d", i+1) }
 
 // unwrapParagraph drops the <p> around a one-paragraph rendering, for use inside a table cell.
 func unwrapParagraph(h string) string {
@@ -302,7 +328,7 @@ func parseTemplates() (chapter, index *template.Template, err error) {
 type searchDoc struct {
 	ID      int    `json:"id"`
 	Chapter string `json:"chapter"` // "Chapter 6: Policy gradients"
-	Title   string `json:"title"`   // the section's heading; "" for the chapter's opening
+	Title   string `json:"title"`   // the section's heading
 	URL     string `json:"url"`
 	Text    string `json:"text"`
 }
@@ -312,11 +338,7 @@ func newSearchDoc(ch *chapter, s *section, id int) searchDoc {
 	if s.ID != "" {
 		url += "#" + s.ID
 	}
-	title := s.Title
-	if title == ch.Title {
-		title = "" // the chapter's own heading: the chapter name says it
-	}
-	return searchDoc{ID: id, Chapter: ch.Label + ": " + ch.Title, Title: title, URL: url,
+	return searchDoc{ID: id, Chapter: ch.Label + ": " + ch.Title, Title: s.Title, URL: url,
 		Text: strings.Join(strings.Fields(html.UnescapeString(s.Text.String())), " ")}
 }
 

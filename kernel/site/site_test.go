@@ -7,11 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenticrl/course/kernel/notebook"
 )
 
 const (
 	fixtures    = "testdata/notebooks"
 	nodeModules = "web/node_modules"
+	echartsFile = "../js/node_modules/echarts/dist/echarts.min.js" // kernel/js's npm package
 )
 
 // requireAssets fails the test when the npm packages the export copies are not installed.
@@ -22,6 +25,9 @@ func requireAssets(t *testing.T) {
 			t.Fatalf("%s missing: run `make setup`", filepath.Join(nodeModules, src))
 		}
 	}
+	if _, err := os.Stat(echartsFile); err != nil {
+		t.Fatalf("%s missing: run `make setup`", echartsFile)
+	}
 }
 
 // buildFixtures exports the fixture notebooks into a fresh folder.
@@ -29,7 +35,7 @@ func buildFixtures(t *testing.T) (string, *Report) {
 	t.Helper()
 	requireAssets(t)
 	out := filepath.Join(t.TempDir(), "site")
-	rep, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules, Title: "Fixture course"})
+	rep, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile, Title: "Fixture course"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,26 +49,6 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func TestText(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{`"one line\n"`, "one line\n"},
-		{`["a\n", "b"]`, "a\nb"},
-		{`[]`, ""},
-	} {
-		var got text
-		if err := json.Unmarshal([]byte(tc.in), &got); err != nil {
-			t.Fatalf("%s: %v", tc.in, err)
-		}
-		if string(got) != tc.want {
-			t.Errorf("%s: got %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	var bad text
-	if err := json.Unmarshal([]byte(`{"a": 1}`), &bad); err == nil {
-		t.Error("an object was accepted as a multiline string")
-	}
 }
 
 func writeNotebook(t *testing.T, dir, name, firstMarkdown string) {
@@ -155,57 +141,68 @@ func TestHeadingIDsUniqueAcrossCells(t *testing.T) {
 	}
 }
 
-// fakeBundle is shaped like an echarts UMD bundle: licence header, the global it defines, and
-// the size of a library.
-func fakeBundle(version string) string {
-	return "/* Licensed to the Apache Software Foundation (ASF) */\n" +
-		`!function(t,e){e((t=globalThis).echarts={})}(this,function(t){t.version="` + version + `"});` +
-		strings.Repeat("/* padding */", 10_000)
-}
+// fakeLibrary stands for the echarts bundle: a UMD preamble, a "</script" in a string that a
+// chart must escape to inline it, and the version the file name is taken from.
+const fakeLibrary = `!function(t,e){e((t=globalThis).echarts={})}(this,function(t){t.version="5.6.0";t.tag="</script>"});`
 
-func TestShareLibraries(t *testing.T) {
-	bundle := fakeBundle("5.6.0")
-	wrapped := "(function(define, exports, module){\n" + bundle + "\n}).call(window);"
-	chart := `<div id="c"></div><script type="text/javascript">echarts.init(document.getElementById('c'))</script>`
+func TestShareLibrary(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "echarts.min.js")
+	if err := os.WriteFile(file, []byte(fakeLibrary), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := loadChartLibrary(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lib.path != "assets/lib/echarts-5.6.0.min.js" {
+		t.Fatalf("library path %s", lib.path)
+	}
+	esc := strings.ReplaceAll(fakeLibrary, "</script", `<\/script`)
+	chart := `echarts.init(document.getElementById('c')).setOption({});`
+	div := `<div id="c"></div>`
+	load := `<script src="assets/lib/echarts-5.6.0.min.js"></script>`
 	for _, tc := range []struct {
-		name       string
-		in         string
-		wantAssets int
-		keep       bool // the output must come back unchanged
+		name     string
+		in, want string
+		shared   int
+		unshared int
 	}{
-		{"wrapped bundle", "<script>" + wrapped + "</script>" + chart, 1, false},
-		{"bare bundle", `<SCRIPT type="text/javascript">` + bundle + "</SCRIPT>" + chart, 1, false},
-		{"chart alone", chart, 0, true},
-		{"script with src", `<script src="x.js">` + bundle + "</script>", 0, true},
-		{"small script naming echarts", "<script>window.echarts={}</script>", 0, true},
-		{"large script without the global", "<script>/* Apache Software Foundation */" + strings.Repeat("x", 200_000) + "</script>", 0, true},
+		{"guarded, wrapped, with the chart (the course's charts)",
+			div + "\n<script type=\"text/javascript\">\nif (typeof window.echarts === \"undefined\") {\n(function(define, exports, module) {\n" + esc + "\n}).call(window);\n}\n(function() {\n" + chart + "\n})();\n</script>\n",
+			div + "\n" + load + "<script type=\"text/javascript\">\n(function() {\n" + chart + "\n})();\n</script>\n", 1, 0},
+		{"wrapped library in a script of its own",
+			"<script>(function(define, exports, module){" + esc + "}).call(window)</script>" + div + "<script>" + chart + "</script>",
+			load + div + "<script>" + chart + "</script>", 1, 0},
+		{"bare library",
+			"<script>\n" + esc + "\n</script>" + div + "<script>" + chart + "</script>",
+			load + div + "<script>" + chart + "</script>", 1, 0},
+		{"code before the library stays put",
+			"<script>var x = 1;\n" + esc + "</script>", "<script>var x = 1;\n" + esc + "</script>", 0, 1},
+		{"wrapper not closed",
+			"<script>(function(define, exports, module){" + esc + "</script>", "<script>(function(define, exports, module){" + esc + "</script>", 0, 1},
+		{"chart alone", div + "<script>" + chart + "</script>", div + "<script>" + chart + "</script>", 0, 0},
+		{"script with src", `<script src="x.js"></script>`, `<script src="x.js"></script>`, 0, 0},
+		{"a large unknown script", "<script>" + strings.Repeat("x", largeScript+1) + "</script>", "<script>" + strings.Repeat("x", largeScript+1) + "</script>", 0, 1},
 	} {
-		assets := assetFiles{}
-		got := shareLibraries(tc.in, assets)
-		if len(assets) != tc.wantAssets {
-			t.Errorf("%s: %d assets, want %d", tc.name, len(assets), tc.wantAssets)
+		r := &outputRenderer{lib: lib, assets: assetFiles{}}
+		got := r.shareLibrary(tc.in)
+		if got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
 		}
-		if tc.keep && got != tc.in {
-			t.Errorf("%s: output changed", tc.name)
+		if r.shared != tc.shared || r.unshared != tc.unshared {
+			t.Errorf("%s: shared %d, unshared %d; want %d, %d", tc.name, r.shared, r.unshared, tc.shared, tc.unshared)
 		}
-		for path, b := range assets {
-			if !strings.HasPrefix(path, "assets/lib/echarts-5.6.0-") {
-				t.Errorf("%s: asset path %s", tc.name, path)
-			}
-			if want := `<script src="` + path + `"></script>` + chart; got != want {
-				t.Errorf("%s: got %.200q, want %.200q", tc.name, got, want)
-			}
-			if !strings.Contains(string(b), bundle) {
-				t.Errorf("%s: the asset does not hold the bundle", tc.name)
-			}
+		if tc.shared > 0 && string(r.assets[lib.path]) != fakeLibrary {
+			t.Errorf("%s: the shared file is not the library file", tc.name)
 		}
 	}
-	// Two charts that inline the same bundle share one file.
-	assets := assetFiles{}
-	a := shareLibraries("<script>"+wrapped+"</script>"+chart, assets)
-	b := shareLibraries("<script>"+wrapped+"</script>"+chart, assets)
-	if len(assets) != 1 || a != b {
-		t.Errorf("same bundle twice: %d assets", len(assets))
+	// A second chart on the same page runs after the library the first one loaded.
+	r := &outputRenderer{lib: lib, assets: assetFiles{}}
+	in := "<script>(function(define, exports, module){" + esc + "}).call(window);" + chart + "</script>"
+	first, second := r.shareLibrary(in), r.shareLibrary(in)
+	if first != load+"<script>"+chart+"</script>" || second != "<script>"+chart+"</script>" {
+		t.Errorf("two charts on a page:\n%q\n%q", first, second)
 	}
 }
 
@@ -224,11 +221,12 @@ func TestRenderOutputs(t *testing.T) {
 		{"markdown", `{"output_type":"display_data","data":{"text/markdown":"*hi*"}}`, `<em>hi</em>`},
 		{"json only", `{"output_type":"display_data","data":{"application/json":{"a":1}}}`, "no MIME type the site can show among [application/json]"},
 	} {
-		var o output
-		if err := json.Unmarshal([]byte(tc.out), &o); err != nil {
+		nb, err := notebook.Parse([]byte(`{"nbformat":4,"cells":[{"cell_type":"code","source":"","outputs":[` + tc.out + `]}]}`))
+		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		got, err := renderOutputs([]output{o}, assetFiles{}, md)
+		r := &outputRenderer{assets: assetFiles{}, md: md}
+		got, err := r.render(nb.Cells[0].Outputs)
 		if err != nil {
 			got = "error: " + err.Error()
 		}
@@ -287,16 +285,24 @@ func TestBuildFixtures(t *testing.T) {
 		`<div class="math display">G_t = \sum_{k=0}^{T-t-1}`,    // math left for KaTeX
 		`<span class="kd">func</span>`,                          // highlighted Go
 		`<span class="saved"`,                                   // the //@save marker
-		`<script src="assets/lib/echarts-5.6.0-`,                // the shared bundle
-		`echarts.init(document.getElementById('returns_chart')`, // the chart's own script
+		`echarts.init(document.getElementById('returns_chart')`, // the charts' own scripts
+		`echarts.init(document.getElementById('rewards_chart')`,
 	} {
 		if !strings.Contains(ch1, want) {
 			t.Errorf("ch01_returns.html lacks %s", want)
 		}
 	}
-	libs, _ := filepath.Glob(filepath.Join(out, "assets", "lib", "*.js"))
-	if len(libs) != 1 {
-		t.Errorf("assets/lib holds %v, want the one echarts bundle", libs)
+	// Both charts run after the one shared library, loaded once and before either.
+	load := `<script src="assets/lib/echarts-5.6.0.min.js"></script>`
+	if n := strings.Count(ch1, load); n != 1 || strings.Index(ch1, load) > strings.Index(ch1, "echarts.init(") {
+		t.Errorf("ch01_returns.html loads the shared echarts %d times, or after a chart", n)
+	}
+	if rep.SharedCharts != 2 || rep.UnsharedScripts != 0 {
+		t.Errorf("shared %d chart scripts, left %d large scripts; want 2 and 0", rep.SharedCharts, rep.UnsharedScripts)
+	}
+	libs, _ := filepath.Glob(filepath.Join(out, "assets", "lib", "*"))
+	if len(libs) != 1 || readFile(t, libs[0]) != readFile(t, echartsFile) {
+		t.Errorf("assets/lib holds %v, want a copy of %s", libs, echartsFile)
 	}
 	if !strings.Contains(index, "make course") {
 		t.Error("the index does not say how to run the course locally")
@@ -327,7 +333,7 @@ func TestBuildReplacesOnlyExports(t *testing.T) {
 	if err := os.WriteFile(stale, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules}); err != nil {
+	if _, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); err == nil {
@@ -337,14 +343,19 @@ func TestBuildReplacesOnlyExports(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(Options{Notebooks: fixtures, Out: other, NodeModules: nodeModules}); err == nil {
+	if _, err := Build(Options{Notebooks: fixtures, Out: other, NodeModules: nodeModules, ChartLibrary: echartsFile}); err == nil {
 		t.Error("export replaced a folder that was not an export")
 	}
 }
 
 func TestMissingAssets(t *testing.T) {
-	_, err := Build(Options{Notebooks: fixtures, Out: t.TempDir(), NodeModules: t.TempDir()})
-	if err == nil || !strings.Contains(err.Error(), "run `make setup`") {
-		t.Errorf("got %v, want an error that says to run make setup", err)
+	for _, opt := range []Options{
+		{Notebooks: fixtures, Out: t.TempDir(), NodeModules: t.TempDir(), ChartLibrary: echartsFile},
+		{Notebooks: fixtures, Out: t.TempDir(), NodeModules: nodeModules, ChartLibrary: filepath.Join(t.TempDir(), "echarts.min.js")},
+	} {
+		_, err := Build(opt)
+		if err == nil || !strings.Contains(err.Error(), "run `make setup`") {
+			t.Errorf("got %v, want an error that says to run make setup", err)
+		}
 	}
 }

@@ -90,7 +90,9 @@
       list.innerHTML = '<li class="none">No match in the course.</li>';
     } else {
       list.innerHTML = hits.map(function (h) {
-        var where = h.chapter + (h.title ? ' · ' + h.title : '');
+        // The chapter's opening section is titled like the chapter: name it once.
+        var own = h.chapter.slice(-h.title.length - 2) === ': ' + h.title;
+        var where = h.chapter + (h.title && !own ? ' · ' + h.title : '');
         return '<li><a href="' + escapeHTML(h.url) + '"><span class="where">' + escapeHTML(where) +
           '</span><span class="snip">' + snippet(h.text, h.terms) + '</span></a></li>';
       }).join('');

@@ -1,7 +1,7 @@
 // Command mkfixtures writes the fixture notebooks the site tests export. Their code cells are
 // real Go: each is run with `go run` and its printed output recorded, as the kernel would. The
-// chart cell's output is what go-echarts renders for the same data, with the echarts bundle
-// from the npm package inlined and wrapped the way the course's charts do it.
+// chart cells' outputs are what go-echarts renders for the same data, with the echarts bundle of
+// kernel/js's npm package inlined in the two shapes a chart output may take.
 //
 // Run from kernel/site: go run ./testdata/mkfixtures
 package main
@@ -94,24 +94,52 @@ func write(name string, cells ...cell) {
 	}
 }
 
-// returnsChart is the chart of the discounted returns printed by the cell before it.
+// returnsChart is the chart of the discounted returns printed by the cell before it, in the
+// shape the course's chart helper records: the element, then one script that loads the
+// library only if the page lacks it (wrapped so require.js cannot capture it) and runs the chart.
 func returnsChart(echartsJS string) string {
-	returns := []float64{3.439, 2.71, 1.9, 1}
 	line := charts.NewLine()
 	line.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "360px", ChartID: "returns_chart", AssetsHost: "assets/"}),
-		charts.WithTitleOpts(opts.Title{Title: "Discounted return G_t", Subtitle: "rewards 1,1,1,1; gamma = 0.9"}),
+		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "360px", ChartID: "returns_chart"}),
+		charts.WithTitleOpts(opts.Title{Title: "Discounted return G_t", Subtitle: "rewards 1, 1, 1, 1; gamma = 0.9"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: "time step t"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "return"}),
 	)
-	data := make([]opts.LineData, len(returns))
-	for i, g := range returns {
-		data[i] = opts.LineData{Value: g}
+	var data []opts.LineData
+	for _, g := range []float64{3.439, 2.71, 1.9, 1} {
+		data = append(data, opts.LineData{Value: g})
 	}
 	line.SetXAxis([]string{"0", "1", "2", "3"}).AddSeries("G_t", data)
-	snip := line.RenderSnippet()
-	return "<script>(function(define, exports, module){\n" + echartsJS + "\n}).call(window);</script>\n" +
-		snip.Element + "\n" + snip.Script
+	s := line.RenderSnippet()
+	script := between(s.Script, ">", "</script>")
+	return s.Element + "\n<script type=\"text/javascript\">\nif (typeof window.echarts === \"undefined\") {\n" +
+		"(function(define, exports, module) {\n" + strings.ReplaceAll(echartsJS, "</script", `<\/script`) +
+		"\n}).call(window);\n}\n(function() {\n" + script + "\n})();\n</script>\n"
+}
+
+// rewardsChart is a bar chart in the other shape a chart output may have: the wrapped library
+// in a script of its own, then the element and go-echarts' script.
+func rewardsChart(echartsJS string) string {
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(
+		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "320px", ChartID: "rewards_chart"}),
+		charts.WithTitleOpts(opts.Title{Title: "Reward per step"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "time step t"}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "reward"}),
+	)
+	var data []opts.BarData
+	for _, r := range []float64{1, 1, 1, 1} {
+		data = append(data, opts.BarData{Value: r})
+	}
+	bar.SetXAxis([]string{"1", "2", "3", "4"}).AddSeries("r_t", data)
+	s := bar.RenderSnippet()
+	return "<script>(function(define, exports, module){\n" + echartsJS + "\n}).call(window)</script>\n" + s.Element + "\n" + s.Script
+}
+
+func between(s, open, close string) string {
+	_, after, _ := strings.Cut(s, open)
+	inside, _, _ := strings.Cut(after, close)
+	return inside
 }
 
 func tinyPNG() string {
@@ -129,9 +157,9 @@ func tinyPNG() string {
 }
 
 func main() {
-	echartsJS, err := os.ReadFile("web/node_modules/echarts/dist/echarts.min.js")
+	echartsJS, err := os.ReadFile("../js/node_modules/echarts/dist/echarts.min.js")
 	if err != nil {
-		log.Fatalf("%v: run setup.sh first", err)
+		log.Fatalf("%v: run `make setup` first", err)
 	}
 	if err := os.MkdirAll("testdata/notebooks", 0o755); err != nil {
 		log.Fatal(err)
@@ -151,6 +179,9 @@ func main() {
 		markdown("### Plotting the returns\n\nThe return shrinks toward the end of the episode: fewer rewards are left to collect."),
 		withOutputs("%%\nplots.Line(\"Discounted return G_t\", \"time step t\", \"return\", DiscountedReturns([]float64{1, 1, 1, 1}, 0.9))\n",
 			map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": lines(returnsChart(string(echartsJS)))}}),
+		markdown("Every reward in this episode is 1:"),
+		withOutputs("%%\nplots.Bar(\"Reward per step\", \"time step t\", \"reward\", []float64{1, 1, 1, 1})\n",
+			map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": lines(rewardsChart(string(echartsJS)))}}),
 		markdown("## Summary\n\n- The return weighs a reward $k$ steps ahead by $\\gamma^k$.\n- Computing it backwards takes one pass:\n\n```go\nnext = rewards[t] + gamma*next\n```\n"),
 	)
 
