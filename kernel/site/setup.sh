@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the static site export and its tests need, and nothing when it is all there:
-#   - npm packages (KaTeX, MiniSearch, echarts) into kernel/site/web/node_modules, with `npm ci`
-#     from the committed package-lock.json; the export copies its JavaScript, CSS and fonts from there;
+#   - npm packages (KaTeX, MiniSearch) into kernel/site/web/node_modules, with `npm ci`
+#     from the committed package-lock.json; the export copies its JavaScript, CSS and fonts from there
+#     (the echarts file it serves for charts is kernel/js's, which kernel/setup.sh installs);
 #   - Debian's chromium (and a font) for the headless-browser test;
 #   - node and npm from Debian when the machine has none.
 set -euo pipefail
@@ -34,7 +35,7 @@ fi
 lock_sum="$(sha256sum "$web/package-lock.json" | cut -d' ' -f1)"
 stamp="$web/node_modules/.installed-from-lock"
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$lock_sum" ]]; then
-	echo "site: installing npm packages (katex, minisearch, echarts) into ${web#"$PWD"/}/node_modules"
+	echo "site: installing npm packages (katex, minisearch) into ${web#"$PWD"/}/node_modules"
 	(cd "$web" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 	echo "$lock_sum" >"$stamp"
 fi
