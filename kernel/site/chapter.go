@@ -16,10 +16,15 @@ type chapter struct {
 	Page  string // page file name, e.g. ch06_policy_gradients.html
 	Label string // "Chapter 6", "Appendix A"
 	Short string // "6", "A": for the chapter list
-	Title string // from the first markdown cell's "# " heading
-	Intro string // first paragraph after the title, as plain text, for the index table
-	nb    *notebook.Notebook
+	Title string // the first markdown cell's "# " heading, less a leading "Chapter 6:" (lists add the label)
+	// Labelled says that the heading itself starts with the label, so the page need not repeat it.
+	Labelled bool
+	Intro    string // first paragraph after the title, as plain text, for the index table
+	nb       *notebook.Notebook
 }
+
+// labelPrefix matches a heading that starts with its own label: "Chapter 6: ", "Appendix A. ".
+var labelPrefix = regexp.MustCompile(`^(Chapter|Appendix)\s+([0-9A-Z]+)\s*[:.\-–—]\s*`)
 
 var notebookName = regexp.MustCompile(`^(ch(\d\d)|app([A-Z]))_[a-z0-9_]+\.ipynb$`)
 
@@ -53,6 +58,9 @@ func findChapters(dir string) ([]*chapter, error) {
 		}
 		if ch.Title, ch.Intro, err = titleOf(ch.nb); err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if l := labelPrefix.FindStringSubmatch(ch.Title); l != nil && l[2] == ch.Short && len(l[0]) < len(ch.Title) {
+			ch.Title, ch.Labelled = ch.Title[len(l[0]):], true
 		}
 		chs = append(chs, ch)
 	}

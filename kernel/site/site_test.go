@@ -67,6 +67,8 @@ func TestFindChapters(t *testing.T) {
 	for _, name := range []string{"appB_review.ipynb", "ch10_kl.ipynb", "appA_math.ipynb", "ch02_rl.ipynb", "ch00_intro.ipynb"} {
 		writeNotebook(t, dir, name, "# Title of "+name+"\n\nFirst paragraph,\nsecond line.\n\nNot this one.")
 	}
+	writeNotebook(t, dir, "ch03_lm.ipynb", "# Chapter 3: Language models as policies")
+	writeNotebook(t, dir, "ch04_gym.ipynb", "# Chapter 5: a misnumbered title is kept whole")
 	chs, err := findChapters(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -75,13 +77,19 @@ func TestFindChapters(t *testing.T) {
 	for _, c := range chs {
 		got = append(got, c.Label+"|"+c.Page)
 	}
-	want := []string{"Chapter 0|ch00_intro.html", "Chapter 2|ch02_rl.html", "Chapter 10|ch10_kl.html",
-		"Appendix A|appA_math.html", "Appendix B|appB_review.html"}
+	want := []string{"Chapter 0|ch00_intro.html", "Chapter 2|ch02_rl.html", "Chapter 3|ch03_lm.html",
+		"Chapter 4|ch04_gym.html", "Chapter 10|ch10_kl.html", "Appendix A|appA_math.html", "Appendix B|appB_review.html"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("order and labels:\n got %v\nwant %v", got, want)
 	}
 	if chs[0].Title != "Title of ch00_intro.ipynb" || chs[0].Intro != "First paragraph, second line." {
 		t.Errorf("title %q, intro %q", chs[0].Title, chs[0].Intro)
+	}
+	if chs[2].Title != "Language models as policies" || !chs[2].Labelled {
+		t.Errorf("labelled title: %q, %v", chs[2].Title, chs[2].Labelled)
+	}
+	if chs[3].Title != "Chapter 5: a misnumbered title is kept whole" || chs[3].Labelled {
+		t.Errorf("misnumbered title: %q, %v", chs[3].Title, chs[3].Labelled)
 	}
 
 	for _, tc := range []struct{ name, md, wantErr string }{
