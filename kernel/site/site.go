@@ -50,7 +50,8 @@ const marker = ".agentrl-site"
 // ErrUsage marks errors in Main's arguments, as opposed to failures of the export.
 var ErrUsage = errors.New("usage")
 
-// Main is the command line of the export: `site [--out DIR] [--notebooks DIR]`.
+// Main is the command line of the export: `site [--out DIR] [--notebooks DIR]`. It builds the
+// site and then checks its links, failing on any problem.
 func Main(args []string) error {
 	fl := flag.NewFlagSet("site", flag.ContinueOnError)
 	out := fl.String("out", "site", "folder to write the site to")
@@ -79,6 +80,14 @@ func Main(args []string) error {
 	rep, err := Build(Options{Notebooks: *nbs, Out: *out, NodeModules: *nm, ChartLibrary: *lib, Title: *title})
 	if err != nil {
 		return err
+	}
+	// A site with a broken link or a script from the network is not shipped quietly.
+	problems, err := CheckLinks(*out)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("the site in %s has %d link problems:\n  %s", *out, len(problems), strings.Join(problems, "\n  "))
 	}
 	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s); %d charts share one echarts file\n",
 		rep.Pages, rep.Files, float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"), rep.SharedCharts)
