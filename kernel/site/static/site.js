@@ -1,6 +1,6 @@
 // The course site's page script: typesets math with KaTeX, runs the course search with MiniSearch,
-// and, when the page is opened with ?selftest=1, writes what it sees into the page for the
-// headless-browser test. Everything it loads is a local file.
+// and, when the page is opened with ?selftest=1, writes what it sees into the page (and posts it
+// to the parent frame) for the headless-browser test. Everything it loads is a local file.
 (function () {
   'use strict';
 
@@ -173,13 +173,18 @@
     document.querySelectorAll('.output canvas').forEach(function (c) {
       r.charts.push({ width: c.width, height: c.height, ink: inkPixels(c) });
     });
-    // Search the whole course for the page's own title, through the same code the search box uses.
-    var query = (document.querySelector('h1') || {}).textContent || '';
+    // Search the whole course for this chapter's name (on the index: the first chapter's), through
+    // the same code the search box uses.
+    var name = document.querySelector('.chapter-list a[aria-current] .name') ||
+      document.querySelector('.chapter-list .name');
+    var query = name ? name.textContent : '';
     function report() {
       var pre = document.createElement('pre');
       pre.id = 'selftest-result';
       pre.textContent = JSON.stringify(r);
       document.body.appendChild(pre);
+      // A test page that opens every page in turn in a frame collects the results this way.
+      if (window.parent !== window) window.parent.postMessage({ selftest: r }, '*');
     }
     loadCorpus(function () {
       if (window.MiniSearch) {
@@ -203,8 +208,8 @@
   if (/[?&]selftest=1\b/.test(window.location.search)) {
     window.addEventListener('load', function () {
       var fontsReady = document.fonts ? document.fonts.ready : Promise.resolve();
-      // Charts draw on animation frames after load; give them a moment of (virtual) time.
-      fontsReady.then(function () { setTimeout(selfTest, 1500); });
+      // Charts animate for about a second after load; let them finish (in virtual time).
+      fontsReady.then(function () { setTimeout(selfTest, 3000); });
     });
   }
 })();
