@@ -38,6 +38,7 @@ func findChapters(dir string) ([]*chapter, error) {
 		return nil, fmt.Errorf("reading notebooks: %w", err)
 	}
 	var chs []*chapter
+	seen := map[string]string{} // label -> file
 	for _, p := range paths {
 		name := filepath.Base(p)
 		m := notebookName.FindStringSubmatch(name)
@@ -53,6 +54,10 @@ func findChapters(dir string) ([]*chapter, error) {
 			ch.Short = m[3]
 			ch.Label = "Appendix " + ch.Short
 		}
+		if other, dup := seen[ch.Label]; dup {
+			return nil, fmt.Errorf("%s and %s are both %s", other, name, ch.Label)
+		}
+		seen[ch.Label] = name
 		if ch.nb, err = notebook.Read(p); err != nil {
 			return nil, err
 		}

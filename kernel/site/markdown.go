@@ -22,8 +22,7 @@ import (
 type heading struct {
 	Level int
 	ID    string
-	Text  string        // plain text, TeX kept as source
-	HTML  template.HTML // for the contents list: text escaped, math marked for KaTeX
+	HTML  template.HTML // text escaped, math marked for KaTeX
 }
 
 // section is a stretch of a page that search can point at: the text under one heading.
@@ -77,7 +76,7 @@ func (r *markdownRenderer) render(src string, cur *section) (string, []heading, 
 			idBytes, _ := id.([]byte)
 			idStr := string(idBytes)
 			title := plainText(h, source)
-			heads = append(heads, heading{Level: h.Level, ID: idStr, Text: title, HTML: headingHTML(h, source)})
+			heads = append(heads, heading{Level: h.Level, ID: idStr, HTML: headingHTML(h, source)})
 			cur = &section{ID: idStr, Title: title}
 			secs = append(secs, cur)
 			continue

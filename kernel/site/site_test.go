@@ -95,9 +95,13 @@ func TestFindChapters(t *testing.T) {
 	for _, tc := range []struct{ name, md, wantErr string }{
 		{"ch01_x.ipynb", "no title here", "no \"# \" title"},
 		{"chapter1.ipynb", "# T", "notebook name must be"},
+		{"ch00_again.ipynb", "# Again", "ch00_again.ipynb and ch00_intro.ipynb are both Chapter 0"},
 	} {
 		d := t.TempDir()
 		writeNotebook(t, d, tc.name, tc.md)
+		if tc.name == "ch00_again.ipynb" {
+			writeNotebook(t, d, "ch00_intro.ipynb", "# Intro")
+		}
 		if _, err := findChapters(d); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("%s: got error %v, want one containing %q", tc.name, err, tc.wantErr)
 		}
