@@ -16,6 +16,7 @@ import (
 	"github.com/agenticrl/course/kernel/execute"
 	"github.com/agenticrl/course/kernel/library"
 	"github.com/agenticrl/course/kernel/notebook"
+	"github.com/agenticrl/course/kernel/spec"
 )
 
 func init() {
@@ -26,13 +27,14 @@ var bookCommands = map[string]command{
 	"check":         {name: "check", summary: "execute chapters and compare every cell's output with the recorded one", run: bookCheck},
 	"build-library": {name: "build-library", summary: "collect //@save cells into agentrl/ (--check: fail if out of sync)", run: bookBuildLibrary},
 	"warm":          {name: "warm", summary: "compile what notebooks import, so the first cell starts fast", run: bookWarm},
+	"kernel":        {name: "kernel", summary: "register the course's Jupyter kernel for this checkout", run: bookKernel},
 }
 
 func bookMain(args []string) error {
 	if len(args) == 0 || bookCommands[args[0]].run == nil {
 		var b strings.Builder
 		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
-		for _, n := range []string{"check", "build-library", "warm", "site"} {
+		for _, n := range []string{"check", "build-library", "site", "kernel", "warm"} {
 			if c, ok := bookCommands[n]; ok {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
@@ -84,13 +86,17 @@ func bookCheck(args []string) error {
 	if err != nil {
 		return err
 	}
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	failed := 0
 	for _, path := range paths {
 		start := time.Now()
 		fmt.Fprintf(os.Stderr, "%s: running...\n", path)
-		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout})
+		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout, Root: root})
 		took := time.Since(start).Round(100 * time.Millisecond)
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -257,4 +263,20 @@ func usageErr(err error) error {
 		return fmt.Errorf("%w: see the flags above", errUsage)
 	}
 	return fmt.Errorf("%w: %v", errUsage, err)
+}
+
+func bookKernel(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%w: kernel takes no arguments", errUsage)
+	}
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
+	path, err := spec.Install(root, spec.UserDataDir())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "kernel: %s (checkout %s)\n", path, root)
+	return nil
 }

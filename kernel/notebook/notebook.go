@@ -246,8 +246,16 @@ func (nb *Notebook) Write(path string) error {
 	if err != nil {
 		return err
 	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".nb-*.ipynb")
 	if err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
 		return err
 	}
 	defer os.Remove(tmp.Name())
