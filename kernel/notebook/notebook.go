@@ -77,13 +77,13 @@ type fileNotebook struct {
 }
 
 type fileCell struct {
-	CellType       string                     `json:"cell_type"`
-	ID             string                     `json:"id"`
-	Source         json.RawMessage            `json:"source"`
-	Metadata       json.RawMessage            `json:"metadata"`
-	ExecutionCount *int                       `json:"execution_count"`
-	Outputs        []fileOutput               `json:"outputs"`
-	Attachments    json.RawMessage            `json:"attachments"`
+	CellType       string          `json:"cell_type"`
+	ID             string          `json:"id"`
+	Source         json.RawMessage `json:"source"`
+	Metadata       json.RawMessage `json:"metadata"`
+	ExecutionCount *int            `json:"execution_count"`
+	Outputs        []fileOutput    `json:"outputs"`
+	Attachments    json.RawMessage `json:"attachments"`
 }
 
 type fileOutput struct {
