@@ -9,11 +9,14 @@ export GOMLX_NO_AUTO_INSTALL := 1
 
 AGENTRL := .cache/bin/agentrl
 
-.PHONY: setup course book test vet library check
+.PHONY: setup setup-test course book test vet library check
 
 ## setup: install whatever is missing (Jupyter, GoNB, echarts, the kernel, component dependencies).
 setup:
 	bash kernel/setup.sh
+
+setup-test:
+	AGENTRL_TEST_DEPS=1 bash kernel/setup.sh
 
 ## course: set up, then open the course in Jupyter on localhost.
 course: setup
@@ -23,8 +26,8 @@ course: setup
 book: setup
 	$(AGENTRL) course --headless
 
-## test: everything CI runs.
-test: setup vet
+## test: everything CI runs (its set-up also installs what only tests need, such as Chromium).
+test: setup-test vet
 	go test ./...
 	$(AGENTRL) book build-library --check
 	$(AGENTRL) book check

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up for the course: installs what is missing, and only that. Safe to run again.
 #
-#   1. Debian's Jupyter packages (apt, as root; otherwise it says what to install).
+#   1. Debian's Jupyter packages (apt, as root; otherwise it says what to install), and with
+#      AGENTRL_TEST_DEPS=1 (make test) Chromium for the browser tests.
 #   2. GoNB and goimports, built from the versions pinned in go.mod, into .cache/bin.
 #      gopls (completion in notebooks) too when AGENTRL_GOPLS=1.
 #   3. The echarts JavaScript from its npm package (kernel/js), inlined by charts.
@@ -42,6 +43,11 @@ apt_install() {
 PY=/usr/bin/python3
 if ! [ -x /usr/bin/jupyter ] || ! [ -x "$PY" ] || ! "$PY" -c 'import nbclient, nbformat, notebook, jupyter_client' 2>/dev/null; then
 	apt_install jupyter-notebook jupyter-nbconvert python3-nbclient jupyter-client
+fi
+
+# Tests (make test sets AGENTRL_TEST_DEPS=1) also drive a headless browser over exported pages.
+if [ "${AGENTRL_TEST_DEPS:-0}" = 1 ] && ! command -v chromium >/dev/null; then
+	apt_install chromium
 fi
 
 # 2. GoNB and goimports: the `tool` lines of go.mod pin them. `go install tool` is a no-op when current.
