@@ -95,14 +95,14 @@ func bookCheck(args []string) error {
 	failed := 0
 	for _, path := range paths {
 		start := time.Now()
-		fmt.Fprintf(os.Stderr, "%s: running...\n", path)
+		fmt.Fprintf(stderr, "%s: running...\n", path)
 		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout, Root: root})
 		took := time.Since(start).Round(100 * time.Millisecond)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "FAIL %s (%v)\n  %v\n", path, took, err)
+			fmt.Fprintf(stderr, "FAIL %s (%v)\n  %v\n", path, took, err)
 			failed++
 			continue
 		}
@@ -117,24 +117,24 @@ func bookCheck(args []string) error {
 					return err
 				}
 			}
-			fmt.Fprintf(os.Stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
+			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
 			continue
 		}
 		ms := check.Compare(recorded, executed)
 		if len(ms) > 0 {
-			fmt.Fprintf(os.Stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
+			fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
 			for _, m := range ms {
-				fmt.Fprint(os.Stderr, m.String())
+				fmt.Fprint(stderr, m.String())
 			}
 			failed++
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
+		fmt.Fprintf(stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d notebook(s) failed the check", failed, len(paths))
 	}
-	fmt.Fprintf(os.Stderr, "book check: %d notebook(s) ok\n", len(paths))
+	fmt.Fprintf(stderr, "book check: %d notebook(s) ok\n", len(paths))
 	return nil
 }
 
@@ -184,22 +184,22 @@ func bookBuildLibrary(args []string) error {
 			return err
 		}
 		for _, p := range problems {
-			fmt.Fprintln(os.Stderr, p)
+			fmt.Fprintln(stderr, p)
 		}
 		if len(problems) > 0 {
 			return fmt.Errorf("agentrl/ is out of sync with the notebooks: run `agentrl book build-library`")
 		}
-		fmt.Fprintf(os.Stderr, "build-library: agentrl/ is in sync (%d generated file(s))\n", len(files))
+		fmt.Fprintf(stderr, "build-library: agentrl/ is in sync (%d generated file(s))\n", len(files))
 		return nil
 	}
 	changed, err := library.Write(files, libDir)
 	for _, c := range changed {
-		fmt.Fprintln(os.Stderr, "wrote", c)
+		fmt.Fprintln(stderr, "wrote", c)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "build-library: %d generated file(s), %d changed\n", len(files), len(changed))
+	fmt.Fprintf(stderr, "build-library: %d generated file(s), %d changed\n", len(files), len(changed))
 	return nil
 }
 
@@ -254,7 +254,7 @@ func bookWarm(args []string) error {
 			return fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "warm: build cache ready (%v)\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "warm: build cache ready (%v)\n", time.Since(start).Round(time.Second))
 	return nil
 }
 
@@ -277,6 +277,6 @@ func bookKernel(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "kernel: %s (checkout %s)\n", path, root)
+	fmt.Fprintf(stderr, "kernel: %s (checkout %s)\n", path, root)
 	return nil
 }
