@@ -61,12 +61,15 @@ func assertNoLeftovers(t *testing.T, needle []byte) {
 func TestRunPrintsAndReturnsOutputs(t *testing.T) {
 	r := root(t)
 	needle := tag(t)
-	path := write(t, `import "fmt"`+"\n%%\nfmt.Println(\"hello\")", "%%\nfmt.Println(\"second\")")
+	// The second cell imports the course's library with no set-up cell: the kernel resolves it
+	// to this checkout.
+	path := write(t, `import "fmt"`+"\n%%\nfmt.Println(\"hello\")",
+		"import \"github.com/agenticrl/course/agentrl\"\n%%\nfmt.Println(\"second\", agentrl.Wall(0))")
 	nb, err := Run(context.Background(), path, Options{Root: r, CellTimeout: 2 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := nb.Cells[0].Outputs[0].Text + nb.Cells[1].Outputs[0].Text; got != "hello\nsecond\n" {
+	if got := nb.Cells[0].Outputs[0].Text + nb.Cells[1].Outputs[0].Text; got != "hello\nsecond [wall: 0s]\n" {
 		t.Errorf("outputs = %q", got)
 	}
 	assertNoLeftovers(t, needle)
