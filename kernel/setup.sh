@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Set-up for the course: installs what is missing, and only that. Safe to run again.
 #
-#   1. Debian's Jupyter packages (apt, as root; otherwise it says what to install).
+#   1. Debian's Jupyter packages (apt, as root; otherwise it says what to install), and with
+#      AGENTRL_TEST_DEPS=1 (make test) Chromium for the browser tests.
 #   2. GoNB and goimports, built from the versions pinned in go.mod, into .cache/bin.
 #      gopls (completion in notebooks) too when AGENTRL_GOPLS=1.
 #   3. The echarts JavaScript from its npm package (kernel/js), inlined by charts.
-#   4. The Jupyter kernel spec "agentrl-go" for this checkout.
-#   5. The agentrl command itself, into .cache/bin.
+#   4. The agentrl command itself, into .cache/bin.
+#   5. The Jupyter kernel spec "agentrl-go" for this checkout.
 #   6. Each component's own set-up (*/setup.sh: the gym, Qwen3, the site export).
 #   7. A warm Go build cache, so the first notebook cell does not wait for GoMLX to compile.
 #
@@ -24,7 +25,6 @@ die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
 
 GO="$(command -v go || true)"
 [ -n "$GO" ] || die "Go is not on PATH: install Go (any recent release; it fetches Go 1.27.3 itself) and run again"
-GO="$(readlink -f "$GO")"
 
 # apt_install PKG...: installs Debian packages as root, or explains what to run.
 apt_install() {
@@ -45,6 +45,11 @@ if ! [ -x /usr/bin/jupyter ] || ! [ -x "$PY" ] || ! "$PY" -c 'import nbclient, n
 	apt_install jupyter-notebook jupyter-nbconvert python3-nbclient jupyter-client
 fi
 
+# Tests (make test sets AGENTRL_TEST_DEPS=1) also drive a headless browser over exported pages.
+if [ "${AGENTRL_TEST_DEPS:-0}" = 1 ] && ! command -v chromium >/dev/null; then
+	apt_install chromium
+fi
+
 # 2. GoNB and goimports: the `tool` lines of go.mod pin them. `go install tool` is a no-op when current.
 say "building GoNB and goimports (pinned in go.mod)"
 GOBIN="$BIN" go install tool
@@ -60,40 +65,13 @@ if ! [ -f kernel/js/node_modules/echarts/dist/echarts.min.js ]; then
 	(cd kernel/js && npm ci --omit-lockfile-registry-resolved --no-audit --no-fund >/dev/null)
 fi
 
-# 4. The kernel spec. The kernel's PATH starts with .cache/kernel/bin, whose `go` (kernel/go.sh)
-#    makes every notebook's module require this checkout's module: see kernel/go.sh.
-mkdir -p "$ROOT/.cache/kernel/bin"
-ln -sf "$ROOT/kernel/go.sh" "$ROOT/.cache/kernel/bin/go"
-KERNELS="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels"
-mkdir -p "$KERNELS/agentrl-go"
-ROOT="$ROOT" BIN="$BIN" REALGO="$GO" HOMEDIR="$HOME" "$PY" - "$KERNELS/agentrl-go/kernel.json" <<'EOF'
-import json, os, sys
-root, bin_, real_go, home = os.environ["ROOT"], os.environ["BIN"], os.environ["REALGO"], os.environ["HOMEDIR"]
-path = [root + "/.cache/kernel/bin", bin_, os.path.dirname(real_go), home + "/go/bin",
-        "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
-spec = {
-    "argv": [bin_ + "/gonb", "--kernel", "{connection_file}", "--raw_error"],
-    "display_name": "Go (agentrl course)",
-    "language": "go",
-    "env": {
-        "PATH": ":".join(path),
-        "GOTOOLCHAIN": "go1.27.3",
-        "GOEXPERIMENT": "simd",
-        "GOMLX_NO_AUTO_INSTALL": "1",
-        "GOMLX_BACKEND": "go:parallelism=-1",
-        "AGENTRL_ROOT": root,
-        "AGENTRL_REAL_GO": real_go,
-    },
-}
-with open(sys.argv[1], "w") as f:
-    json.dump(spec, f, indent=1)
-    f.write("\n")
-EOF
-say "kernel spec: $KERNELS/agentrl-go/kernel.json"
-
-# 5. The agentrl command.
+# 4. The agentrl command.
 say "building agentrl"
 go build -o "$BIN/agentrl" ./cmd/agentrl
+
+# 5. The kernel spec (kernel/spec): GoNB with the toolchain settings, and a PATH that starts with
+#    kernel/go.sh as `go`, which makes every notebook's module resolve this checkout's packages.
+AGENTRL_ROOT="$ROOT" "$BIN/agentrl" book kernel
 
 # 6. Components' own set-up (test and export dependencies).
 for s in gym/setup.sh qwen3/setup.sh qwen3/model/setup.sh kernel/site/setup.sh; do
@@ -107,6 +85,6 @@ done
 #    same toolchain and flags as the kernel.
 say "warming the Go build cache"
 go build ./...
-"$BIN/agentrl" book warm
+AGENTRL_ROOT="$ROOT" "$BIN/agentrl" book warm
 
 say "done. Open the course with: make course"

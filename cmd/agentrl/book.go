@@ -16,6 +16,7 @@ import (
 	"github.com/agenticrl/course/kernel/execute"
 	"github.com/agenticrl/course/kernel/library"
 	"github.com/agenticrl/course/kernel/notebook"
+	"github.com/agenticrl/course/kernel/spec"
 )
 
 func init() {
@@ -26,13 +27,14 @@ var bookCommands = map[string]command{
 	"check":         {name: "check", summary: "execute chapters and compare every cell's output with the recorded one", run: bookCheck},
 	"build-library": {name: "build-library", summary: "collect //@save cells into agentrl/ (--check: fail if out of sync)", run: bookBuildLibrary},
 	"warm":          {name: "warm", summary: "compile what notebooks import, so the first cell starts fast", run: bookWarm},
+	"kernel":        {name: "kernel", summary: "register the course's Jupyter kernel for this checkout", run: bookKernel},
 }
 
 func bookMain(args []string) error {
 	if len(args) == 0 || bookCommands[args[0]].run == nil {
 		var b strings.Builder
 		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
-		for _, n := range []string{"check", "build-library", "warm", "site"} {
+		for _, n := range []string{"check", "build-library", "site", "kernel", "warm"} {
 			if c, ok := bookCommands[n]; ok {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
@@ -84,19 +86,23 @@ func bookCheck(args []string) error {
 	if err != nil {
 		return err
 	}
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	failed := 0
 	for _, path := range paths {
 		start := time.Now()
-		fmt.Fprintf(os.Stderr, "%s: running...\n", path)
-		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout})
+		fmt.Fprintf(stderr, "%s: running...\n", path)
+		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout, Root: root})
 		took := time.Since(start).Round(100 * time.Millisecond)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "FAIL %s (%v)\n  %v\n", path, took, err)
+			fmt.Fprintf(stderr, "FAIL %s (%v)\n  %v\n", path, took, err)
 			failed++
 			continue
 		}
@@ -111,24 +117,24 @@ func bookCheck(args []string) error {
 					return err
 				}
 			}
-			fmt.Fprintf(os.Stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
+			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
 			continue
 		}
 		ms := check.Compare(recorded, executed)
 		if len(ms) > 0 {
-			fmt.Fprintf(os.Stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
+			fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
 			for _, m := range ms {
-				fmt.Fprint(os.Stderr, m.String())
+				fmt.Fprint(stderr, m.String())
 			}
 			failed++
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
+		fmt.Fprintf(stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d notebook(s) failed the check", failed, len(paths))
 	}
-	fmt.Fprintf(os.Stderr, "book check: %d notebook(s) ok\n", len(paths))
+	fmt.Fprintf(stderr, "book check: %d notebook(s) ok\n", len(paths))
 	return nil
 }
 
@@ -178,22 +184,22 @@ func bookBuildLibrary(args []string) error {
 			return err
 		}
 		for _, p := range problems {
-			fmt.Fprintln(os.Stderr, p)
+			fmt.Fprintln(stderr, p)
 		}
 		if len(problems) > 0 {
 			return fmt.Errorf("agentrl/ is out of sync with the notebooks: run `agentrl book build-library`")
 		}
-		fmt.Fprintf(os.Stderr, "build-library: agentrl/ is in sync (%d generated file(s))\n", len(files))
+		fmt.Fprintf(stderr, "build-library: agentrl/ is in sync (%d generated file(s))\n", len(files))
 		return nil
 	}
 	changed, err := library.Write(files, libDir)
 	for _, c := range changed {
-		fmt.Fprintln(os.Stderr, "wrote", c)
+		fmt.Fprintln(stderr, "wrote", c)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "build-library: %d generated file(s), %d changed\n", len(files), len(changed))
+	fmt.Fprintf(stderr, "build-library: %d generated file(s), %d changed\n", len(files), len(changed))
 	return nil
 }
 
@@ -248,7 +254,7 @@ func bookWarm(args []string) error {
 			return fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "warm: build cache ready (%v)\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "warm: build cache ready (%v)\n", time.Since(start).Round(time.Second))
 	return nil
 }
 
@@ -257,4 +263,20 @@ func usageErr(err error) error {
 		return fmt.Errorf("%w: see the flags above", errUsage)
 	}
 	return fmt.Errorf("%w: %v", errUsage, err)
+}
+
+func bookKernel(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%w: kernel takes no arguments", errUsage)
+	}
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
+	path, err := spec.Install(root, spec.UserDataDir())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "kernel: %s (checkout %s)\n", path, root)
+	return nil
 }

@@ -8,6 +8,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 )
@@ -20,6 +21,9 @@ type command struct {
 }
 
 var commands = map[string]command{}
+
+// stderr is where commands report progress and problems; tests capture it.
+var stderr io.Writer = os.Stderr
 
 func register(c command) {
 	if _, dup := commands[c.name]; dup {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/kernel/notebook"
+	"github.com/agenticrl/course/kernel/spec"
 )
 
 //go:embed run_notebook.py
@@ -28,13 +29,18 @@ var driver []byte
 const Python = "/usr/bin/python3"
 
 // DefaultKernel is the kernel spec that set-up registers for the course.
-const DefaultKernel = "agentrl-go"
+const DefaultKernel = spec.Name
 
 // Options configure one execution.
 type Options struct {
 	Kernel         string        // kernel spec name; DefaultKernel when empty
 	CellTimeout    time.Duration // longest a single cell may run; 10 minutes when zero
 	StartupTimeout time.Duration // longest the kernel may take to start; 2 minutes when zero
+
+	// Root, when set, is the checkout whose kernel runs the notebook: its kernel spec is written to
+	// a private folder that Jupyter searches first, so a run uses the code of the checkout it
+	// belongs to, whichever checkout's set-up registered the user's kernel last.
+	Root string
 }
 
 // CellError reports the cell at which a notebook stopped.
@@ -93,6 +99,15 @@ func Run(ctx context.Context, path string, opt Options) (*notebook.Notebook, err
 		return nil, err
 	}
 
+	env := os.Environ()
+	if opt.Root != "" {
+		dataDir := filepath.Join(tmp, "jupyter")
+		if _, err := spec.Install(opt.Root, dataDir); err != nil {
+			return nil, err
+		}
+		env = append(env, "JUPYTER_PATH="+dataDir)
+	}
+
 	// Every process of this run inherits the marker, so all of them can be found and stopped
 	// afterwards, even those that left the driver's process group (the kernel starts its own session).
 	marker := newMarker()
@@ -103,7 +118,7 @@ func Run(ctx context.Context, path string, opt Options) (*notebook.Notebook, err
 	cmd := exec.CommandContext(runCtx, Python, script, abs, out, opt.Kernel,
 		strconv.Itoa(int(opt.CellTimeout.Seconds())), strconv.Itoa(int(opt.StartupTimeout.Seconds())))
 	cmd.Dir = filepath.Dir(abs)
-	cmd.Env = append(os.Environ(), markerVar+"="+marker)
+	cmd.Env = append(env, markerVar+"="+marker)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -77,13 +77,13 @@ type fileNotebook struct {
 }
 
 type fileCell struct {
-	CellType       string                     `json:"cell_type"`
-	ID             string                     `json:"id"`
-	Source         json.RawMessage            `json:"source"`
-	Metadata       json.RawMessage            `json:"metadata"`
-	ExecutionCount *int                       `json:"execution_count"`
-	Outputs        []fileOutput               `json:"outputs"`
-	Attachments    json.RawMessage            `json:"attachments"`
+	CellType       string          `json:"cell_type"`
+	ID             string          `json:"id"`
+	Source         json.RawMessage `json:"source"`
+	Metadata       json.RawMessage `json:"metadata"`
+	ExecutionCount *int            `json:"execution_count"`
+	Outputs        []fileOutput    `json:"outputs"`
+	Attachments    json.RawMessage `json:"attachments"`
 }
 
 type fileOutput struct {
@@ -246,8 +246,16 @@ func (nb *Notebook) Write(path string) error {
 	if err != nil {
 		return err
 	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".nb-*.ipynb")
 	if err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
 		return err
 	}
 	defer os.Remove(tmp.Name())

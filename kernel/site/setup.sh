@@ -3,7 +3,8 @@
 #   - npm packages (KaTeX, MiniSearch) into kernel/site/web/node_modules, with `npm ci`
 #     from the committed package-lock.json; the export copies its JavaScript, CSS and fonts from there
 #     (the echarts file it serves for charts is kernel/js's, which kernel/setup.sh installs);
-#   - Debian's chromium (and a font) for the headless-browser test;
+#   - with AGENTRL_TEST_DEPS=1 (as `make test` sets it), Debian's chromium and a font for the
+#     headless-browser test;
 #   - node and npm from Debian when the machine has none.
 set -euo pipefail
 
@@ -25,8 +26,10 @@ apt_install() {
 missing=()
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
-command -v chromium >/dev/null || missing+=(chromium)
-dpkg-query -W -f='${Status}' fonts-dejavu-core 2>/dev/null | grep -q "ok installed" || missing+=(fonts-dejavu-core)
+if [[ "${AGENTRL_TEST_DEPS:-0}" == 1 ]]; then
+	command -v chromium >/dev/null || missing+=(chromium)
+	dpkg-query -W -f='${Status}' fonts-dejavu-core 2>/dev/null | grep -q "ok installed" || missing+=(fonts-dejavu-core)
+fi
 if ((${#missing[@]})); then
 	apt_install "${missing[@]}"
 fi

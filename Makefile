@@ -1,0 +1,45 @@
+# The course's two commands are `make course` and `make test`; see README.md.
+#
+# Every Go command of the course needs Go 1.27 (GoMLX v0.28 requires it; the go command fetches
+# it) and SIMD (GoMLX's fast CPU kernels). A machine starts on its own Go and ignores go.mod's
+# toolchain line, so these are set here, in .ci/run, in the kernel spec and in the Dockerfile.
+export GOTOOLCHAIN := go1.27.3
+export GOEXPERIMENT := simd
+export GOMLX_NO_AUTO_INSTALL := 1
+
+AGENTRL := .cache/bin/agentrl
+
+.PHONY: setup setup-test course book test vet library check
+
+## setup: install whatever is missing (Jupyter, GoNB, echarts, the kernel, component dependencies).
+setup:
+	bash kernel/setup.sh
+
+setup-test:
+	AGENTRL_TEST_DEPS=1 bash kernel/setup.sh
+
+## course: set up, then open the course in Jupyter on localhost.
+course: setup
+	$(AGENTRL) course
+
+## book: set up, then execute the whole book headless and check every recorded output.
+book: setup
+	$(AGENTRL) course --headless
+
+## test: everything CI runs (its set-up also installs what only tests need, such as Chromium).
+test: setup-test vet
+	go test ./...
+	$(AGENTRL) book build-library --check
+	$(AGENTRL) book check
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	go vet ./...
+
+## library: regenerate agentrl/ from the notebooks' //@save cells.
+library:
+	$(AGENTRL) book build-library
+
+## check: execute and check chapters, e.g. `make check CH="ch00 ch06"`.
+check:
+	$(AGENTRL) book check $(CH)

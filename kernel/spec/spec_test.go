@@ -1,0 +1,59 @@
+package spec
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInstall(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".cache", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(root, t.TempDir()); err == nil || !strings.Contains(err.Error(), "make setup") {
+		t.Fatalf("without GoNB: err = %v, want one saying to run make setup", err)
+	}
+	os.WriteFile(filepath.Join(root, ".cache", "bin", "gonb"), nil, 0o755)
+	data := t.TempDir()
+	path, err := Install(root, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(data, "kernels", Name, "kernel.json") {
+		t.Errorf("spec written to %s", path)
+	}
+	raw, _ := os.ReadFile(path)
+	var spec struct {
+		Argv     []string          `json:"argv"`
+		Language string            `json:"language"`
+		Env      map[string]string `json:"env"`
+	}
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Argv[0] != filepath.Join(root, ".cache", "bin", "gonb") || spec.Argv[2] != "{connection_file}" || spec.Language != "go" {
+		t.Errorf("argv = %v, language = %q", spec.Argv, spec.Language)
+	}
+	for k, v := range Env {
+		if spec.Env[k] != v {
+			t.Errorf("env %s = %q, want %q", k, spec.Env[k], v)
+		}
+	}
+	if spec.Env["AGENTRL_ROOT"] != root {
+		t.Errorf("AGENTRL_ROOT = %q", spec.Env["AGENTRL_ROOT"])
+	}
+	// The kernel must find the wrapper first, then a real go.
+	path0, _, _ := strings.Cut(spec.Env["PATH"], ":")
+	if path0 != filepath.Join(root, ".cache", "kernel", "bin") {
+		t.Errorf("PATH starts with %s", path0)
+	}
+	if target, err := os.Readlink(filepath.Join(path0, "go")); err != nil || target != filepath.Join(root, "kernel", "go.sh") {
+		t.Errorf("go wrapper link = %q, %v", target, err)
+	}
+	if st, err := os.Stat(spec.Env["AGENTRL_REAL_GO"]); err != nil || st.IsDir() {
+		t.Errorf("AGENTRL_REAL_GO = %q: %v", spec.Env["AGENTRL_REAL_GO"], err)
+	}
+}
