@@ -9,10 +9,10 @@ import (
 )
 
 func init() {
-	register(command{name: "site", summary: "export the notebooks as a static web site that works offline", run: siteMain})
+	bookCommands["site"] = command{name: "site", summary: "export the notebooks as a static web site that works offline (--out DIR)", run: bookSite}
 }
 
-func siteMain(args []string) error {
+func bookSite(args []string) error {
 	err := site.Main(args)
 	if errors.Is(err, site.ErrUsage) {
 		// Keep one "usage:" prefix: errUsage's.
