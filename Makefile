@@ -9,7 +9,7 @@ export GOMLX_NO_AUTO_INSTALL := 1
 
 AGENTRL := .cache/bin/agentrl
 
-.PHONY: setup setup-test course book test vet library check
+.PHONY: setup setup-test course book test vet site library check
 
 ## setup: install whatever is missing (Jupyter, GoNB, echarts, the kernel, component dependencies).
 setup:
@@ -35,6 +35,10 @@ test: setup-test vet
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	go vet ./...
+
+## site: build the course's static web site into site/ (works offline: open site/index.html).
+site: setup
+	$(AGENTRL) book site --out site
 
 ## library: regenerate agentrl/ from the notebooks' //@save cells.
 library:
