@@ -21,7 +21,7 @@ var Env = map[string]string{
 	"GOTOOLCHAIN":           "go1.27.3",
 	"GOEXPERIMENT":          "simd",
 	"GOMLX_NO_AUTO_INSTALL": "1",
-	"GOMLX_BACKEND":         "go:parallelism=-1",
+	"GOMLX_BACKEND":         "go",
 }
 
 // Spec returns the kernel.json for the checkout at root, whose set-up put GoNB in root/.cache/bin.
