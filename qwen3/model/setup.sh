@@ -4,7 +4,8 @@
 set -euo pipefail
 
 py=/usr/bin/python3
-if [ -x "$py" ] && "$py" -c 'import torch, numpy' >/dev/null 2>&1; then
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+if [ -x "$py" ] && installed python3-torch && installed python3-numpy; then
 	exit 0
 fi
 
