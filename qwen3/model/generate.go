@@ -111,7 +111,13 @@ func (m *Model) cachedStepper(total int) stepper {
 	}
 	return func(seq, fresh []int) ([]float32, error) {
 		start := len(seq) - len(fresh)
-		args := []any{padRows([][]int{fresh}), int32(start), int32(len(fresh) - 1)}
+		// Pad to a power of two only where the padding still fits in the cache: the cache write
+		// clamps its start so that the whole update fits, which would shift real tokens.
+		width := bucket(len(fresh))
+		if start+width > capacity {
+			width = len(fresh)
+		}
+		args := []any{padRowsTo([][]int{fresh}, width), int32(start), int32(len(fresh) - 1)}
 		for _, t := range caches {
 			args = append(args, t)
 		}

@@ -36,7 +36,10 @@ func padRows(rows [][]int) *tensors.Tensor {
 	for _, r := range rows {
 		longest = max(longest, len(r))
 	}
-	t := bucket(longest)
+	return padRowsTo(rows, bucket(longest))
+}
+
+func padRowsTo(rows [][]int, t int) *tensors.Tensor {
 	flat := make([]int32, len(rows)*t)
 	for b, r := range rows {
 		for i, id := range r {
