@@ -33,14 +33,16 @@ type Model struct {
 	step     *model.Exec // cached step, see stepGraph
 }
 
-// DefaultBackend returns the backend named by $GOMLX_BACKEND, or else the pure-Go backend with
-// one worker per core. It never needs or installs XLA.
-func DefaultBackend() (compute.Backend, error) {
+// DefaultBackend returns the backend named by $GOMLX_BACKEND, or else the pure-Go backend in its
+// default configuration (its "parallelism=-1" option announces itself on standard output, which
+// would pollute command and notebook output). It never needs or installs XLA. Every model that
+// is loaded with a nil backend shares this one.
+var DefaultBackend = sync.OnceValues(func() (compute.Backend, error) {
 	if _, set := os.LookupEnv(compute.ConfigEnvVar); set {
 		return compute.New()
 	}
-	return compute.NewWithConfig("go:parallelism=-1")
-}
+	return compute.NewWithConfig("go")
+})
 
 // Load reads a model directory (config.json plus model.safetensors or a sharded
 // model.safetensors.index.json) and places its weights on backend (DefaultBackend when nil).

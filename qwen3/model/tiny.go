@@ -60,10 +60,11 @@ func TinyConfig(o TinyOptions) Config {
 // WriteTiny writes a random checkpoint described by o into dir (created if needed): config.json
 // and safetensors weights named and shaped as Hugging Face's Qwen3ForCausalLM stores them.
 //
-// The scales are chosen so the untrained model still has sharp, position-dependent next-token
-// distributions (a test comparing near-uniform logits would prove little): embeddings ~ N(0, 1),
-// projections ~ N(0, 1/fan_in), and norm weights ~ 1 + N(0, 0.2²) so a missing weight multiply
-// shows. The same options always give the same bytes.
+// The scales are chosen so the untrained model still has peaked, position-dependent next-token
+// distributions (a test comparing near-uniform logits would prove little): embeddings
+// ~ N(0, 0.5²), so logits spread over several nats; projections ~ N(0, 1/fan_in); norm weights
+// ~ 1 + N(0, 0.2²), so a missing weight multiply shows. The same options always give the same
+// bytes.
 func WriteTiny(dir string, o TinyOptions) (Config, error) {
 	if o.DType == "" {
 		o.DType = safetensors.F32
@@ -90,11 +91,11 @@ func WriteTiny(dir string, o TinyOptions) (Config, error) {
 			n *= d
 		}
 		data := make([]float32, n)
-		mean, std := 0.0, 1.0
+		mean, std := 0.0, 0.5 // embeddings (and the output matrix when untied)
 		switch {
 		case len(shape) == 1: // RMSNorm weights
 			mean, std = 1, 0.2
-		case name != embedName: // Linear [out, in]
+		case name != embedName && name != lmHeadName: // Linear [out, in]
 			std = 1 / math.Sqrt(float64(shape[1]))
 		}
 		for i := range data {
