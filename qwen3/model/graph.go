@@ -122,7 +122,9 @@ func (m *Model) head(x *Node) *Node {
 // LogitsGraph builds the next-token logits [B, T, vocab] for token ids [B, T] (int32), token t at
 // position t. Rows are independent and attention is causal, so right-padding a row does not
 // change the logits of its real tokens. g must belong to an Exec over m.Store (the weights are
-// its variables), which is what lets a trainer differentiate through it.
+// its variables), which is what lets a trainer differentiate through it. On the pure-Go backend
+// mark such graphs as training (Store.SetTraining), or the weights are compiled in as constants
+// and later updates to Store do not reach them.
 func (m *Model) LogitsGraph(ids *Node) *Node {
 	t := ids.Shape().Dimensions[1]
 	pos := Iota(ids.Graph(), shapeInt32(t), 0)

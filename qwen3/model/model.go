@@ -144,18 +144,26 @@ func shapeInt32(n int) shapes.Shape { return shapes.Make(dtypes.Int32, n) }
 const maxCachedGraphs = 64
 
 func (m *Model) buildExecs() error {
+	// The pure-Go backend asks for variables to be baked into compiled graphs as constants
+	// unless the graph is marked as training; then a trainer's updates to Store would never
+	// reach an already compiled graph. Marking every graph as training keeps the weights as
+	// parameters (nothing here behaves differently in training: there is no dropout).
+	asParams := func(g *Graph) { m.Store.SetTraining(g, true) }
 	var err error
 	if m.logits, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, ids *Node) *Node {
+		asParams(ids.Graph())
 		return m.LogitsGraph(ids)
 	}); err != nil {
 		return err
 	}
 	if m.logProbs, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, ids, targets *Node) *Node {
+		asParams(ids.Graph())
 		return m.LogProbsGraph(ids, targets)
 	}); err != nil {
 		return err
 	}
 	if m.step, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, inputs []*Node) []*Node {
+		asParams(inputs[0].Graph())
 		return m.stepGraph(inputs)
 	}); err != nil {
 		return err
