@@ -47,8 +47,8 @@ var DefaultBackend = sync.OnceValues(func() (compute.Backend, error) {
 // Load reads a model directory (config.json plus model.safetensors or a sharded
 // model.safetensors.index.json) and places its weights on backend (DefaultBackend when nil).
 // Every tensor the architecture needs must be present with the expected shape; tensors it does
-// not use are ignored, except that an lm_head.weight next to tie_word_embeddings=true is an error
-// because it would silently be unused.
+// not use are ignored, including an lm_head.weight next to tie_word_embeddings=true, which
+// Hugging Face also replaces by the embedding matrix.
 func Load(dir string, backend compute.Backend) (*Model, error) {
 	cfg, err := ReadConfig(dir)
 	if err != nil {
@@ -59,9 +59,6 @@ func Load(dir string, backend compute.Backend) (*Model, error) {
 		return nil, err
 	}
 	defer ckpt.Close()
-	if _, ok := ckpt.Info(lmHeadName); ok && cfg.TieWordEmbeddings {
-		return nil, fmt.Errorf("model %s: config says tie_word_embeddings but the checkpoint has %s", dir, lmHeadName)
-	}
 	weights := map[string]*tensors.Tensor{}
 	for name, shape := range cfg.tensorShapes() {
 		vals, got, err := ckpt.Float32(name)

@@ -147,7 +147,6 @@ func TestLoadRejectsInconsistentCheckpoints(t *testing.T) {
 		edit    func(dir string) error
 		wantErr string
 	}{
-		{"lm_head with tied config", false, editConfig(func(c *Config) { c.TieWordEmbeddings = true }), "tie_word_embeddings"},
 		{"missing lm_head", true, editConfig(func(c *Config) { c.TieWordEmbeddings = false }), lmHeadName},
 		{"wrong shape", true, editConfig(func(c *Config) { c.IntermediateSize = 96 }), "config implies"},
 		{"no weights", true, func(dir string) error { return os.Remove(filepath.Join(dir, safetensors.SingleFile)) }, safetensors.SingleFile},
@@ -164,6 +163,37 @@ func TestLoadRejectsInconsistentCheckpoints(t *testing.T) {
 				t.Errorf("got %v, want error containing %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestTiedIgnoresLMHead loads an untied checkpoint whose config is switched to tied: the output
+// must come from the embeddings, as in Hugging Face, not from the stored lm_head.weight.
+func TestTiedIgnoresLMHead(t *testing.T) {
+	dir := writeTiny(t, TinyOptions{Seed: 9, VocabSize: testVocab})
+	ids := []int{4, 5, 6}
+	logits := func() [][]float32 {
+		m, err := Load(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := m.Logits(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	untied := logits()
+	c, err := ReadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.TieWordEmbeddings = true
+	if err := c.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	tied := logits()
+	if untied[2][0] == tied[2][0] {
+		t.Error("logits did not change when the config switched to tied embeddings")
 	}
 }
 
