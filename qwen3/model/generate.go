@@ -41,83 +41,120 @@ type Generation struct {
 	Stopped        bool // ended on one of StopIDs rather than at MaxNew
 }
 
-// Generate continues prompt by up to o.MaxNew tokens, one sequence at a time.
+// Generate continues prompt by up to o.MaxNew tokens.
 func (m *Model) Generate(prompt []int, o GenerateOptions) (Generation, error) {
-	if len(prompt) == 0 {
-		return Generation{}, fmt.Errorf("qwen3 generate: empty prompt")
+	gens, err := m.GenerateGroup(prompt, 1, o)
+	if err != nil {
+		return Generation{}, err
 	}
-	if o.MaxNew <= 0 {
-		return Generation{}, fmt.Errorf("qwen3 generate: MaxNew must be positive, got %d", o.MaxNew)
-	}
-	if o.Temperature < 0 || o.TopK < 0 || o.TopP < 0 || o.TopP > 1 {
-		return Generation{}, fmt.Errorf("qwen3 generate: invalid sampling options (temperature %g, top-k %d, top-p %g)",
+	return gens[0], nil
+}
+
+// GenerateGroup draws n continuations of the same prompt, decoding them together: the prompt is
+// processed once and every step runs the n rows as one batch, which costs far less than n
+// separate calls (a group of samples per prompt is what GRPO-style training needs). Row i is
+// exactly what Generate returns with o.Seed+i.
+func (m *Model) GenerateGroup(prompt []int, n int, o GenerateOptions) ([]Generation, error) {
+	switch {
+	case len(prompt) == 0:
+		return nil, fmt.Errorf("qwen3 generate: empty prompt")
+	case n <= 0:
+		return nil, fmt.Errorf("qwen3 generate: group size must be positive, got %d", n)
+	case o.MaxNew <= 0:
+		return nil, fmt.Errorf("qwen3 generate: MaxNew must be positive, got %d", o.MaxNew)
+	case o.Temperature < 0 || o.TopK < 0 || o.TopP < 0 || o.TopP > 1:
+		return nil, fmt.Errorf("qwen3 generate: invalid sampling options (temperature %g, top-k %d, top-p %g)",
 			o.Temperature, o.TopK, o.TopP)
 	}
 	if err := m.checkIDs("prompt", prompt); err != nil {
-		return Generation{}, fmt.Errorf("qwen3 generate: %w", err)
+		return nil, fmt.Errorf("qwen3 generate: %w", err)
 	}
 	if limit := m.Config.MaxPositionEmbeddings; limit > 0 && len(prompt)+o.MaxNew > limit {
-		return Generation{}, fmt.Errorf("qwen3 generate: %d prompt + %d new tokens exceed max_position_embeddings %d",
+		return nil, fmt.Errorf("qwen3 generate: %d prompt + %d new tokens exceed max_position_embeddings %d",
 			len(prompt), o.MaxNew, limit)
 	}
-	next := m.cachedStepper(len(prompt) + o.MaxNew)
+	next := m.cachedStepper(n, len(prompt)+o.MaxNew)
 	if o.NoCache {
 		next = m.uncachedStepper()
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x5851f42d4c957f2d))
-	var gen Generation
-	seq := slices.Clone(prompt)
-	fresh := prompt // tokens the stepper has not seen yet
-	for range o.MaxNew {
-		logits, err := next(seq, fresh)
+	gens := make([]Generation, n)
+	rngs := make([]*rand.Rand, n)
+	seqs := make([][]int, n)
+	for i := range n {
+		rngs[i] = rand.New(rand.NewPCG(o.Seed+uint64(i), 0x5851f42d4c957f2d))
+		seqs[i] = slices.Clone(prompt)
+	}
+	unseen := len(prompt) // trailing tokens of every row the stepper has not processed yet
+	for step := range o.MaxNew {
+		logits, err := next(seqs, unseen)
 		if err != nil {
-			return gen, fmt.Errorf("qwen3 generate: step %d: %w", len(gen.Tokens), err)
+			return nil, fmt.Errorf("qwen3 generate: step %d: %w", step, err)
 		}
-		tok, modelLP, sampleLP := pick(logits, o, rng)
-		gen.Tokens = append(gen.Tokens, tok)
-		gen.LogProbs = append(gen.LogProbs, float32(modelLP))
-		gen.SampleLogProbs = append(gen.SampleLogProbs, float32(sampleLP))
-		if slices.Contains(o.StopIDs, tok) {
-			gen.Stopped = true
+		done := true
+		for i := range gens {
+			g := &gens[i]
+			if g.Stopped {
+				// A finished row keeps riding along in the batch; its outputs are ignored.
+				seqs[i] = append(seqs[i], seqs[i][len(seqs[i])-1])
+				continue
+			}
+			tok, modelLP, sampleLP := pick(logits[i], o, rngs[i])
+			g.Tokens = append(g.Tokens, tok)
+			g.LogProbs = append(g.LogProbs, float32(modelLP))
+			g.SampleLogProbs = append(g.SampleLogProbs, float32(sampleLP))
+			g.Stopped = slices.Contains(o.StopIDs, tok)
+			done = done && g.Stopped
+			seqs[i] = append(seqs[i], tok)
+		}
+		if done {
 			break
 		}
-		seq = append(seq, tok)
-		fresh = seq[len(seq)-1:]
+		unseen = 1
 	}
-	return gen, nil
+	return gens, nil
 }
 
-// stepper returns the next-token logits after seq, given the suffix of seq it has not seen.
-type stepper func(seq, fresh []int) ([]float32, error)
+// stepper returns the next-token logits after each row of seqs (rows of equal length), given
+// how many trailing tokens of every row it has not processed yet.
+type stepper func(seqs [][]int, unseen int) ([][]float32, error)
 
 func (m *Model) uncachedStepper() stepper {
-	return func(seq, _ []int) ([]float32, error) {
-		rows, err := m.Logits(seq)
-		if err != nil {
-			return nil, err
+	return func(seqs [][]int, _ int) ([][]float32, error) {
+		out := make([][]float32, len(seqs))
+		for i, seq := range seqs {
+			rows, err := m.Logits(seq)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = rows[len(rows)-1]
 		}
-		return rows[len(rows)-1], nil
+		return out, nil
 	}
 }
 
-// cachedStepper keeps one key/value cache of capacity bucket(total) per layer and feeds it only
-// the new tokens: the prompt once (padded to a power of two), then one token per step.
-func (m *Model) cachedStepper(total int) stepper {
+// cachedStepper keeps, per layer, a key/value cache of `rows` rows of capacity bucket(total) and
+// feeds it only the unseen tokens: the prompt once (padded to a power of two), then one token
+// per row and step.
+func (m *Model) cachedStepper(rows, total int) stepper {
 	c := m.Config
 	capacity := bucket(total)
 	caches := make([]*tensors.Tensor, 2*c.NumHiddenLayers)
 	for i := range caches {
-		caches[i] = tensors.FromShape(shapes.Make(dtypes.Float32, 1, capacity, c.NumKeyValueHeads, c.HeadDim))
+		caches[i] = tensors.FromShape(shapes.Make(dtypes.Float32, rows, capacity, c.NumKeyValueHeads, c.HeadDim))
 	}
-	return func(seq, fresh []int) ([]float32, error) {
-		start := len(seq) - len(fresh)
+	return func(seqs [][]int, unseen int) ([][]float32, error) {
+		start := len(seqs[0]) - unseen
+		fresh := make([][]int, len(seqs))
+		for i, s := range seqs {
+			fresh[i] = s[start:]
+		}
 		// Pad to a power of two only where the padding still fits in the cache: the cache write
 		// clamps its start so that the whole update fits, which would shift real tokens.
-		width := bucket(len(fresh))
+		width := bucket(unseen)
 		if start+width > capacity {
-			width = len(fresh)
+			width = unseen
 		}
-		args := []any{padRowsTo([][]int{fresh}, width), int32(start), int32(len(fresh) - 1)}
+		args := []any{padRowsTo(fresh, width), int32(start), int32(unseen - 1)}
 		for _, t := range caches {
 			args = append(args, t)
 		}
@@ -131,8 +168,13 @@ func (m *Model) cachedStepper(total int) stepper {
 			t.FinalizeAll()
 		}
 		copy(caches, outs[1:])
-		logits := tensors.MustCopyFlatData[float32](outs[0])
+		flat := tensors.MustCopyFlatData[float32](outs[0])
 		outs[0].FinalizeAll()
+		v := c.VocabSize
+		logits := make([][]float32, len(seqs))
+		for i := range logits {
+			logits[i] = flat[i*v : (i+1)*v : (i+1)*v]
+		}
 		return logits, nil
 	}
 }

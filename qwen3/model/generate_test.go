@@ -127,3 +127,46 @@ func TestGenerateGreedyAndSeeds(t *testing.T) {
 		t.Errorf("with stop id %d: %v (stopped=%v), want %v", stop, stopped.Tokens, stopped.Stopped, want)
 	}
 }
+
+// TestGenerateGroupRowsMatchGenerate checks batched decoding: row i of a group must be what
+// Generate gives alone with seed Seed+i, also when some rows stop early and ride along.
+func TestGenerateGroupRowsMatchGenerate(t *testing.T) {
+	m := loadTiny(t, TinyOptions{Seed: 14, VocabSize: testVocab})
+	prompt := []int{9, 99, 199, 299, 399}
+	o := GenerateOptions{MaxNew: 12, Temperature: 1.2, TopK: 100, Seed: 20}
+	// Stop on a token one of the rows emits midway, so rows finish at different steps.
+	probe, err := m.Generate(prompt, GenerateOptions{MaxNew: 12, Temperature: 1.2, TopK: 100, Seed: 21})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.StopIDs = []int{probe.Tokens[5]}
+	const n = 5
+	group, err := m.GenerateGroup(prompt, n, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := 0
+	for i, g := range group {
+		alone := o
+		alone.Seed = o.Seed + uint64(i)
+		want, err := m.Generate(prompt, alone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g.Tokens, want.Tokens) || g.Stopped != want.Stopped {
+			t.Errorf("row %d: %v (stopped=%v), alone %v (stopped=%v)", i, g.Tokens, g.Stopped, want.Tokens, want.Stopped)
+			continue
+		}
+		for j := range g.LogProbs {
+			if d := math.Abs(float64(g.LogProbs[j] - want.LogProbs[j])); d > 1e-4 {
+				t.Errorf("row %d token %d: log-prob %g in the group, %g alone", i, j, g.LogProbs[j], want.LogProbs[j])
+			}
+		}
+		if g.Stopped {
+			stopped++
+		}
+	}
+	if stopped == 0 || stopped == n {
+		t.Errorf("%d of %d rows stopped early: the test needs some of each", stopped, n)
+	}
+}
