@@ -141,9 +141,9 @@ func (m *Model) LogProbsGraph(ids, targets *Node) *Node {
 }
 
 // stepGraph runs ids [B, S] at positions start..start+S-1 against a key/value cache: inputs are
-// ids, start (int32 scalar), last (int32 scalar, the row whose logits to return) and the caches
-// k0, v0, k1, v1, ... each [B, C, KV, D]; outputs are the logits [B, vocab] of token `last` and
-// the updated caches. The new keys and values are written at start, and each query attends to
+// ids, start (int32 scalar), last (int32 scalar: which of the S tokens to return logits for) and
+// the caches k0, v0, k1, v1, ... each [B, C, KV, D]; outputs are the logits [B, vocab] after
+// token `last` of every row and the updated caches. The new keys and values are written at start, and each query attends to
 // cache slots up to its own position, so stale or garbage slots beyond it are never read.
 func (m *Model) stepGraph(inputs []*Node) []*Node {
 	ids, start, last, caches := inputs[0], inputs[1], inputs[2], inputs[3:]
