@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,10 +39,17 @@ type Model struct {
 // would pollute command and notebook output). It never needs or installs XLA. Every model that
 // is loaded with a nil backend shares this one.
 var DefaultBackend = sync.OnceValues(func() (compute.Backend, error) {
-	if _, set := os.LookupEnv(compute.ConfigEnvVar); set {
-		return compute.New()
+	config, set := os.LookupEnv(compute.ConfigEnvVar)
+	if !set {
+		return compute.NewWithConfig("go")
 	}
-	return compute.NewWithConfig("go")
+	// compute panics on a backend that is not compiled in; say what to do instead.
+	name, _, _ := strings.Cut(config, ":")
+	if name != "" && !slices.Contains(compute.List(), name) {
+		return nil, fmt.Errorf("$%s=%q names backend %q, but this program only has %v",
+			compute.ConfigEnvVar, config, name, compute.List())
+	}
+	return compute.New()
 })
 
 // Load reads a model directory (config.json plus model.safetensors or a sharded
