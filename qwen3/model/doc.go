@@ -1,7 +1,10 @@
 // Package model runs the Qwen3 decoder-only transformer on GoMLX: it loads a Hugging Face model
 // directory (config.json and safetensors weights in bf16, f16 or f32, one file or sharded),
 // computes next-token logits and the log-probabilities of given tokens, and generates text with a
-// key/value cache, greedily or by sampling, reporting the log-probability of every token it emits.
+// key/value cache, greedily or by sampling, one sequence or a group of samples of one prompt at a
+// time. Generation reports two log-probabilities per token: under the model itself (what a
+// trainer recomputes) and under the distribution the sampler actually drew from (after
+// temperature, top-k and top-p); they differ whenever sampling reshapes the distribution.
 //
 // The architecture follows Qwen3ForCausalLM: token embeddings; per layer an RMSNorm, grouped-query
 // attention whose queries and keys are RMS-normalised per head before rotary position embeddings

@@ -12,7 +12,8 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
-// GenerateOptions controls Generate. The zero value (apart from MaxNew) decodes greedily.
+// GenerateOptions controls Generate and GenerateGroup. The zero value (apart from MaxNew) decodes
+// greedily; TopK and TopP apply only when sampling.
 type GenerateOptions struct {
 	MaxNew      int     // number of tokens to generate at most (required, > 0)
 	Temperature float64 // 0: greedy (argmax); > 0: sample from softmax(logits / Temperature)
@@ -25,7 +26,7 @@ type GenerateOptions struct {
 	NoCache bool
 }
 
-// Generation is what Generate produced.
+// Generation is one generated continuation.
 type Generation struct {
 	Tokens []int // the new tokens, without the prompt
 	// LogProbs[i] is log p(Tokens[i] | prompt, Tokens[:i]) under the model itself: the full
