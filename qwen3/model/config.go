@@ -39,8 +39,9 @@ type Config struct {
 	EOSTokenID int    `json:"eos_token_id"`
 }
 
-// ReadConfig reads and validates dir/config.json. A missing head_dim defaults to
-// hidden_size / num_attention_heads, as in Hugging Face's implementation.
+// ReadConfig reads and validates dir/config.json. Missing keys take Hugging Face's Qwen3
+// defaults where the architecture has one: head_dim = hidden_size / num_attention_heads,
+// num_key_value_heads = num_attention_heads, hidden_act silu, rms_norm_eps 1e-6, rope_theta 10000.
 func ReadConfig(dir string) (Config, error) {
 	path := filepath.Join(dir, ConfigFile)
 	raw, err := os.ReadFile(path)
@@ -53,6 +54,18 @@ func ReadConfig(dir string) (Config, error) {
 	}
 	if c.HeadDim == 0 && c.NumAttentionHeads > 0 {
 		c.HeadDim = c.HiddenSize / c.NumAttentionHeads
+	}
+	if c.NumKeyValueHeads == 0 {
+		c.NumKeyValueHeads = c.NumAttentionHeads
+	}
+	if c.HiddenAct == "" {
+		c.HiddenAct = "silu"
+	}
+	if c.RMSNormEps == 0 {
+		c.RMSNormEps = 1e-6
+	}
+	if c.RopeTheta == 0 {
+		c.RopeTheta = 10000
 	}
 	if err := c.Validate(); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)

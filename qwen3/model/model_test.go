@@ -71,19 +71,20 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-func TestReadConfigDefaultsHeadDim(t *testing.T) {
+func TestReadConfigDefaults(t *testing.T) {
 	dir := t.TempDir()
-	c := TinyConfig(TinyOptions{})
-	c.HeadDim = 0
-	if err := c.Write(dir); err != nil {
+	raw := `{"model_type": "qwen3", "vocab_size": 100, "hidden_size": 64, "intermediate_size": 96,
+		"num_hidden_layers": 1, "num_attention_heads": 4}`
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(raw), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got, err := ReadConfig(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := c.HiddenSize / c.NumAttentionHeads; got.HeadDim != want {
-		t.Errorf("head_dim %d, want hidden/heads = %d", got.HeadDim, want)
+	if got.HeadDim != 16 || got.NumKeyValueHeads != 4 || got.HiddenAct != "silu" || got.RMSNormEps != 1e-6 ||
+		got.RopeTheta != 10000 || got.TieWordEmbeddings {
+		t.Errorf("defaults not applied: %+v", got)
 	}
 }
 
