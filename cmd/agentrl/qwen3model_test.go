@@ -2,14 +2,24 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
+// run calls a qwen3 subcommand the way the dispatcher does.
+func run(args ...string) error {
+	c, ok := qwen3Commands[args[0]]
+	if !ok {
+		return fmt.Errorf("no qwen3 subcommand %q", args[0])
+	}
+	return c.run(args[1:])
+}
+
 func TestQwen3InitTinyAndLogProbs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if err := qwen3Main([]string{"init-tiny", "--vocab", "300", "--dtype", "f32", "--tied=false", dir}); err != nil {
+	if err := run("init-tiny", "--vocab", "300", "--dtype", "f32", "--tied=false", dir); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"config.json", "model.safetensors"} {
@@ -17,7 +27,7 @@ func TestQwen3InitTinyAndLogProbs(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if err := qwen3Main([]string{"logprobs", "--model-dir", dir, "--ids", "1,2,3"}); err != nil {
+	if err := run("logprobs", "--model-dir", dir, "--ids", "1,2,3"); err != nil {
 		t.Fatal(err)
 	}
 	usage := [][]string{
@@ -26,14 +36,13 @@ func TestQwen3InitTinyAndLogProbs(t *testing.T) {
 		{"logprobs", "--model-dir", dir, "--ids", "1"},
 		{"logprobs", "--model-dir", dir, "--ids", "1,x"},
 		{"logprobs", "--ids", "1,2"},
-		{"no-such-subcommand"},
 	}
 	for _, args := range usage {
-		if err := qwen3Main(args); !errors.Is(err, errUsage) {
+		if err := run(args...); !errors.Is(err, errUsage) {
 			t.Errorf("%v: got %v, want a usage error", args, err)
 		}
 	}
-	if err := qwen3Main([]string{"logprobs", "--model-dir", dir, "--ids", "1,300"}); err == nil || errors.Is(err, errUsage) {
+	if err := run("logprobs", "--model-dir", dir, "--ids", "1,300"); err == nil || errors.Is(err, errUsage) {
 		t.Errorf("id beyond the vocabulary: got %v, want a plain error", err)
 	}
 }
