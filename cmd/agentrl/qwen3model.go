@@ -20,8 +20,8 @@ func init() {
 		summary: "print the log-probability of each token of --ids given the ones before it", run: qwen3LogProbs}
 }
 
-// newQwen3Flags makes a flag set that reports bad usage as errUsage instead of exiting.
-func newQwen3Flags(name, usage string) *flag.FlagSet {
+// newQwen3ModelFlags makes a flag set that reports bad usage as errUsage instead of exiting.
+func newQwen3ModelFlags(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("agentrl qwen3 "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
@@ -33,7 +33,7 @@ func newQwen3Flags(name, usage string) *flag.FlagSet {
 	return fs
 }
 
-func parseQwen3Flags(fs *flag.FlagSet, args []string) error {
+func parseQwen3ModelFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		// The flag package has already printed the usage.
 		if errors.Is(err, flag.ErrHelp) {
@@ -45,7 +45,7 @@ func parseQwen3Flags(fs *flag.FlagSet, args []string) error {
 }
 
 func qwen3InitTiny(args []string) error {
-	fs := newQwen3Flags("init-tiny", "[flags] [DIR]")
+	fs := newQwen3ModelFlags("init-tiny", "[flags] [DIR]")
 	dir := fs.String("model-dir", "", "directory to write (or give it as the argument)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	vocab := fs.Int("vocab", 151936, "vocabulary size (Qwen3's by default, so real tokenizer ids are valid)")
@@ -54,7 +54,7 @@ func qwen3InitTiny(args []string) error {
 	shards := fs.Int("shards", 1, "number of safetensors files (>1 writes model.safetensors.index.json)")
 	hidden := fs.Int("hidden", 64, "hidden size")
 	layers := fs.Int("layers", 2, "number of layers")
-	if err := parseQwen3Flags(fs, args); err != nil {
+	if err := parseQwen3ModelFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
@@ -78,10 +78,10 @@ func qwen3InitTiny(args []string) error {
 }
 
 func qwen3LogProbs(args []string) error {
-	fs := newQwen3Flags("logprobs", "--model-dir DIR --ids ID,ID,...")
+	fs := newQwen3ModelFlags("logprobs", "--model-dir DIR --ids ID,ID,...")
 	dir := fs.String("model-dir", "", "model directory (config.json + safetensors)")
 	idList := fs.String("ids", "", "comma-separated token ids, at least two")
-	if err := parseQwen3Flags(fs, args); err != nil {
+	if err := parseQwen3ModelFlags(fs, args); err != nil {
 		return err
 	}
 	if *dir == "" || *idList == "" || fs.NArg() > 0 {
