@@ -1,11 +1,13 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -79,18 +81,34 @@ func (m *Model) GenerateGroup(prompt []int, n int, o GenerateOptions) ([]Generat
 		next = m.uncachedStepper()
 	}
 	gens := make([]Generation, n)
-	rngs := make([]*rand.Rand, n)
+	samplers := make([]*sampler, n)
 	seqs := make([][]int, n)
 	for i := range n {
-		rngs[i] = rand.New(rand.NewPCG(o.Seed+uint64(i), 0x5851f42d4c957f2d))
+		samplers[i] = newSampler(o, o.Seed+uint64(i))
 		seqs[i] = slices.Clone(prompt)
 	}
+	type choice struct {
+		tok               int
+		modelLP, sampleLP float64
+	}
+	picked := make([]choice, n)
 	unseen := len(prompt) // trailing tokens of every row the stepper has not processed yet
 	for step := range o.MaxNew {
 		logits, err := next(seqs, unseen)
 		if err != nil {
 			return nil, fmt.Errorf("qwen3 generate: step %d: %w", step, err)
 		}
+		// Rows sample in parallel: each owns its random stream, so the result stays deterministic.
+		var wg sync.WaitGroup
+		for i := range gens {
+			if !gens[i].Stopped {
+				wg.Go(func() {
+					c := &picked[i]
+					c.tok, c.modelLP, c.sampleLP = samplers[i].pick(logits[i])
+				})
+			}
+		}
+		wg.Wait()
 		done := true
 		for i := range gens {
 			g := &gens[i]
@@ -99,13 +117,13 @@ func (m *Model) GenerateGroup(prompt []int, n int, o GenerateOptions) ([]Generat
 				seqs[i] = append(seqs[i], seqs[i][len(seqs[i])-1])
 				continue
 			}
-			tok, modelLP, sampleLP := pick(logits[i], o, rngs[i])
-			g.Tokens = append(g.Tokens, tok)
-			g.LogProbs = append(g.LogProbs, float32(modelLP))
-			g.SampleLogProbs = append(g.SampleLogProbs, float32(sampleLP))
-			g.Stopped = slices.Contains(o.StopIDs, tok)
+			c := picked[i]
+			g.Tokens = append(g.Tokens, c.tok)
+			g.LogProbs = append(g.LogProbs, float32(c.modelLP))
+			g.SampleLogProbs = append(g.SampleLogProbs, float32(c.sampleLP))
+			g.Stopped = slices.Contains(o.StopIDs, c.tok)
 			done = done && g.Stopped
-			seqs[i] = append(seqs[i], tok)
+			seqs[i] = append(seqs[i], c.tok)
 		}
 		if done {
 			break
@@ -180,40 +198,59 @@ func (m *Model) cachedStepper(rows, total int) stepper {
 	}
 }
 
+// sampler draws one row's tokens; it keeps the row's random stream and scratch space.
+type sampler struct {
+	o    GenerateOptions
+	rng  *rand.Rand
+	cand []int
+	w    []float64
+}
+
+func newSampler(o GenerateOptions, seed uint64) *sampler {
+	return &sampler{o: o, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))}
+}
+
 // pick chooses the next token and returns it with its log-probability under the model
 // (temperature 1, full vocabulary) and under the distribution it was drawn from.
-func pick(logits []float32, o GenerateOptions, rng *rand.Rand) (tok int, modelLP, sampleLP float64) {
-	if o.Temperature == 0 {
-		tok = 0
-		for i, z := range logits {
-			if z > logits[tok] {
-				tok = i
-			}
+func (s *sampler) pick(logits []float32) (tok int, modelLP, sampleLP float64) {
+	o := s.o
+	top := 0
+	for i, z := range logits {
+		if z > logits[top] {
+			top = i
 		}
-		return tok, logSoftmaxAt(logits, tok), 0
 	}
-	// Candidates in decreasing order of logit (ties by id), truncated by top-k.
-	cand := make([]int, len(logits))
-	for i := range cand {
-		cand[i] = i
+	lmax := float64(logits[top])
+	if o.Temperature == 0 {
+		return top, -logSumExp(logits, lmax), 0
 	}
-	if o.TopK > 0 || (o.TopP > 0 && o.TopP < 1) {
-		sort.SliceStable(cand, func(a, b int) bool { return logits[cand[a]] > logits[cand[b]] })
+	topP := o.TopP > 0 && o.TopP < 1
+	topK := o.TopK > 0 && o.TopK < len(logits)
+	// Candidates in decreasing order of logit (ties by id) when truncating, else all ids.
+	s.cand = s.cand[:0]
+	switch {
+	case topK:
+		s.cand = largest(logits, o.TopK, s.cand)
+	case topP:
+		for i := range logits {
+			s.cand = append(s.cand, i)
+		}
+		slices.SortStableFunc(s.cand, func(a, b int) int { return cmp.Compare(logits[b], logits[a]) })
+	default:
+		for i := range logits {
+			s.cand = append(s.cand, i)
+		}
 	}
-	if o.TopK > 0 && o.TopK < len(cand) {
-		cand = cand[:o.TopK]
-	}
-	zmax := math.Inf(-1)
-	for _, i := range cand {
-		zmax = max(zmax, float64(logits[i])/o.Temperature)
-	}
-	w := make([]float64, len(cand))
+	// Weights relative to the best candidate, which is the overall maximum.
+	s.w = s.w[:0]
 	total := 0.0
-	for j, i := range cand {
-		w[j] = math.Exp(float64(logits[i])/o.Temperature - zmax)
-		total += w[j]
+	for _, i := range s.cand {
+		w := math.Exp((float64(logits[i]) - lmax) / o.Temperature)
+		s.w = append(s.w, w)
+		total += w
 	}
-	if o.TopP > 0 && o.TopP < 1 {
+	cand, w := s.cand, s.w
+	if topP {
 		// Keep the shortest prefix (they are sorted) whose probability reaches TopP.
 		cum, keep := 0.0, 0
 		for keep < len(w) && cum < o.TopP*total {
@@ -222,7 +259,7 @@ func pick(logits []float32, o GenerateOptions, rng *rand.Rand) (tok int, modelLP
 		}
 		cand, w, total = cand[:keep], w[:keep], cum
 	}
-	u := rng.Float64() * total
+	u := s.rng.Float64() * total
 	j := 0
 	for ; j < len(w)-1; j++ {
 		if u < w[j] {
@@ -231,18 +268,37 @@ func pick(logits []float32, o GenerateOptions, rng *rand.Rand) (tok int, modelLP
 		u -= w[j]
 	}
 	tok = cand[j]
-	return tok, logSoftmaxAt(logits, tok), math.Log(w[j] / total)
+	sampleLP = math.Log(w[j] / total)
+	if o.Temperature == 1 && !topK && !topP {
+		return tok, sampleLP, sampleLP // the sampler's distribution is the model's
+	}
+	return tok, float64(logits[tok]) - lmax - logSumExp(logits, lmax), sampleLP
 }
 
-// logSoftmaxAt is log softmax(logits)[i], computed in float64.
-func logSoftmaxAt(logits []float32, i int) float64 {
-	zmax := math.Inf(-1)
-	for _, z := range logits {
-		zmax = max(zmax, float64(z))
-	}
+// logSumExp is log sum_i exp(logits[i] - lmax), in float64.
+func logSumExp(logits []float32, lmax float64) float64 {
 	sum := 0.0
 	for _, z := range logits {
-		sum += math.Exp(float64(z) - zmax)
+		sum += math.Exp(float64(z) - lmax)
 	}
-	return float64(logits[i]) - zmax - math.Log(sum)
+	return math.Log(sum)
+}
+
+// largest appends to dst the ids of the k largest logits in decreasing order, ties by id. It
+// keeps a sorted buffer of k, so a whole vocabulary costs one pass plus rare insertions.
+func largest(logits []float32, k int, dst []int) []int {
+	for i, z := range logits {
+		n := len(dst)
+		if n == k && z <= logits[dst[n-1]] {
+			continue
+		}
+		// Insert after every id with a logit >= z: earlier ids win ties.
+		at := sort.Search(n, func(j int) bool { return logits[dst[j]] < z })
+		if n < k {
+			dst = append(dst, 0)
+		}
+		copy(dst[at+1:], dst[at:len(dst)-1])
+		dst[at] = i
+	}
+	return dst
 }

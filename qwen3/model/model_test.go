@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,6 +198,35 @@ func TestTiedIgnoresLMHead(t *testing.T) {
 	}
 }
 
+// logSoftmaxAt is log softmax(logits)[i], computed independently of the sampler.
+func logSoftmaxAt(logits []float32, i int) float64 {
+	m := float64(slices.Max(logits))
+	sum := 0.0
+	for _, z := range logits {
+		sum += math.Exp(float64(z) - m)
+	}
+	return float64(logits[i]) - m - math.Log(sum)
+}
+
+func TestLargest(t *testing.T) {
+	logits := []float32{3, 1, 3, 5, -2, 5, 0, 3}
+	tests := []struct {
+		k    int
+		want []int
+	}{
+		{1, []int{3}},
+		{2, []int{3, 5}},
+		{4, []int{3, 5, 0, 2}}, // ties go to the lower id
+		{5, []int{3, 5, 0, 2, 7}},
+		{8, []int{3, 5, 0, 2, 7, 1, 6, 4}},
+	}
+	for _, tc := range tests {
+		if got := largest(logits, tc.k, nil); !slices.Equal(got, tc.want) {
+			t.Errorf("k=%d: got %v, want %v", tc.k, got, tc.want)
+		}
+	}
+}
+
 func logSoftmax(row []float32) []float64 {
 	out := make([]float64, len(row))
 	for i := range row {
@@ -307,16 +336,16 @@ func TestPickDistribution(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, 2))
+			s := newSampler(tc.o, 1)
 			const n = 40000
 			counts := make([]float64, len(logits))
 			for range n {
-				tok, modelLP, sampleLP := pick(logits, tc.o, rng)
+				tok, modelLP, sampleLP := s.pick(logits)
 				counts[tok]++
 				if want := math.Log(tc.want[tok]); math.Abs(sampleLP-want) > 1e-9 {
 					t.Fatalf("token %d: sample log-prob %g, want %g", tok, sampleLP, want)
 				}
-				if want := logSoftmaxAt(logits, tok); modelLP != want {
+				if want := logSoftmaxAt(logits, tok); math.Abs(modelLP-want) > 1e-12 {
 					t.Fatalf("token %d: model log-prob %g, want %g", tok, modelLP, want)
 				}
 			}
