@@ -11,14 +11,7 @@ import (
 // tiny checkpoint (Qwen3's 151936-token vocabulary, hidden 64, 2 layers): 16 prompt tokens, 48
 // new ones per sequence. ms/token counts every generated token of every row.
 func BenchmarkGenerate(b *testing.B) {
-	dir := b.TempDir()
-	if _, err := WriteTiny(dir, TinyOptions{Seed: 1}); err != nil {
-		b.Fatal(err)
-	}
-	m, err := Load(dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := benchModel(b, TinyOptions{Seed: 1})
 	prompt := make([]int, 16)
 	for i := range prompt {
 		prompt[i] = 1000 + 37*i
@@ -49,16 +42,8 @@ func BenchmarkGenerate(b *testing.B) {
 // prompt plus 4 tokens decoded with the cache. Random weights, so it measures speed only; it
 // writes a 1.2 GB checkpoint and takes minutes.
 func BenchmarkQwen3_06BShape(b *testing.B) {
-	dir := b.TempDir()
-	o := TinyOptions{Seed: 1, DType: safetensors.BF16, Tied: true, HiddenSize: 1024, IntermediateSize: 3072,
-		NumHiddenLayers: 28, NumAttentionHeads: 16, NumKeyValueHeads: 8, HeadDim: 128}
-	if _, err := WriteTiny(dir, o); err != nil {
-		b.Fatal(err)
-	}
-	m, err := Load(dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m := benchModel(b, TinyOptions{Seed: 1, DType: safetensors.BF16, Tied: true, HiddenSize: 1024,
+		IntermediateSize: 3072, NumHiddenLayers: 28, NumAttentionHeads: 16, NumKeyValueHeads: 8, HeadDim: 128})
 	ids := make([]int, 65)
 	for i := range ids {
 		ids[i] = 1000 + 997*i
@@ -78,4 +63,18 @@ func BenchmarkQwen3_06BShape(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchModel writes a random checkpoint and loads it.
+func benchModel(b *testing.B, o TinyOptions) *Model {
+	b.Helper()
+	dir := b.TempDir()
+	if _, err := WriteTiny(dir, o); err != nil {
+		b.Fatal(err)
+	}
+	m, err := Load(dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
 }

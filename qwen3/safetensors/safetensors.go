@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"sort"
 )
 
 // Element types this package understands, spelled as in the safetensors header.
@@ -115,16 +114,6 @@ func readHeader(f *os.File, path string) (*File, error) {
 
 // Close releases the file.
 func (sf *File) Close() error { return sf.f.Close() }
-
-// Names returns the tensor names in sorted order.
-func (sf *File) Names() []string {
-	names := make([]string, 0, len(sf.Tensors))
-	for n := range sf.Tensors {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
 
 // Float32 reads the named tensor, converting BF16 and F16 to float32, and returns its values in
 // row-major order with its shape.
