@@ -21,8 +21,8 @@ require (
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
-	github.com/gomlx/compute v0.1.14 // indirect
-	github.com/gomlx/gomlx v0.28.16 // indirect
+	github.com/gomlx/compute v0.1.14
+	github.com/gomlx/gomlx v0.28.16
 	github.com/gx-org/backend v0.3.0 // indirect
 	github.com/gx-org/gx v0.6.1 // indirect
 	github.com/janpfeifer/must v0.2.0 // indirect

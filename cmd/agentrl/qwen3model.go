@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/agenticrl/course/qwen3/model"
+	"github.com/agenticrl/course/qwen3/safetensors"
+)
+
+func init() {
+	qwen3Commands["init-tiny"] = command{name: "init-tiny",
+		summary: "write a small random Qwen3-architecture checkpoint (config.json + safetensors)", run: qwen3InitTiny}
+	qwen3Commands["logprobs"] = command{name: "logprobs",
+		summary: "print the log-probability of each token of --ids given the ones before it", run: qwen3LogProbs}
+}
+
+// newQwen3ModelFlags makes a flag set that reports bad usage as errUsage instead of exiting.
+func newQwen3ModelFlags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("agentrl qwen3 "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: agentrl qwen3 %s %s\n", name, usage)
+		fs.SetOutput(os.Stderr)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+func parseQwen3ModelFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		// The flag package has already printed the usage.
+		if errors.Is(err, flag.ErrHelp) {
+			return fmt.Errorf("%w: flags as listed above", errUsage)
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
+func qwen3InitTiny(args []string) error {
+	fs := newQwen3ModelFlags("init-tiny", "[flags] [DIR]")
+	dir := fs.String("model-dir", "", "directory to write (or give it as the argument)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	vocab := fs.Int("vocab", 151936, "vocabulary size (Qwen3's by default, so real tokenizer ids are valid)")
+	dtype := fs.String("dtype", "bf16", "weight precision: bf16 or f32")
+	tied := fs.Bool("tied", true, "tie the output matrix to the embeddings (as Qwen3-0.6B does)")
+	shards := fs.Int("shards", 1, "number of safetensors files (>1 writes model.safetensors.index.json)")
+	hidden := fs.Int("hidden", 64, "hidden size")
+	layers := fs.Int("layers", 2, "number of layers")
+	if err := parseQwen3ModelFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *dir == "" && fs.NArg() == 1:
+		*dir = fs.Arg(0)
+	case *dir == "" || fs.NArg() > 0:
+		return fmt.Errorf("%w: give the directory once, as --model-dir DIR or DIR", errUsage)
+	}
+	st := map[string]string{"bf16": safetensors.BF16, "f32": safetensors.F32}[strings.ToLower(*dtype)]
+	if st == "" {
+		return fmt.Errorf("%w: --dtype %q: want bf16 or f32", errUsage, *dtype)
+	}
+	cfg, err := model.WriteTiny(*dir, model.TinyOptions{Seed: *seed, VocabSize: *vocab, DType: st, Tied: *tied,
+		Shards: *shards, HiddenSize: *hidden, IntermediateSize: 2 * *hidden, NumHiddenLayers: *layers})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s: Qwen3 architecture, %d layers, hidden %d, vocab %d, %s, tied=%v, %d parameters (random, seed %d)\n",
+		*dir, cfg.NumHiddenLayers, cfg.HiddenSize, cfg.VocabSize, cfg.TorchDType, cfg.TieWordEmbeddings, cfg.NumParameters(), *seed)
+	return nil
+}
+
+func qwen3LogProbs(args []string) error {
+	fs := newQwen3ModelFlags("logprobs", "--model-dir DIR --ids ID,ID,...")
+	dir := fs.String("model-dir", "", "model directory (config.json + safetensors)")
+	idList := fs.String("ids", "", "comma-separated token ids, at least two")
+	if err := parseQwen3ModelFlags(fs, args); err != nil {
+		return err
+	}
+	if *dir == "" || *idList == "" || fs.NArg() > 0 {
+		return fmt.Errorf("%w: agentrl qwen3 logprobs --model-dir DIR --ids ID,ID,...", errUsage)
+	}
+	var ids []int
+	for _, s := range strings.Split(*idList, ",") {
+		id, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("%w: --ids: %v", errUsage, err)
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) < 2 {
+		return fmt.Errorf("%w: --ids needs at least two tokens (the first is only context)", errUsage)
+	}
+	m, err := model.Load(*dir, nil)
+	if err != nil {
+		return err
+	}
+	lps, err := m.LogProbs(ids[:len(ids)-1], ids[1:])
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: %d layers, hidden %d, vocab %d, %d parameters; computed in float32\n",
+		*dir, m.Config.NumHiddenLayers, m.Config.HiddenSize, m.Config.VocabSize, m.Config.NumParameters())
+	fmt.Printf("%5s %8s %10s\n", "pos", "token", "logprob")
+	total := 0.0
+	for i, lp := range lps {
+		fmt.Printf("%5d %8d %10.4f\n", i+1, ids[i+1], lp)
+		total += float64(lp)
+	}
+	fmt.Printf("total %.4f over %d tokens (mean %.4f)\n", total, len(lps), total/float64(len(lps)))
+	return nil
+}

@@ -1,0 +1,169 @@
+package model
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:staticcheck // graph code reads better unqualified
+)
+
+// weight returns the graph value of the named Hugging Face tensor.
+func (m *Model) weight(g *Graph, name string) *Node {
+	v := m.Store.GetVariable(VariablePath(name))
+	if v == nil {
+		panic(fmt.Sprintf("qwen3 model: no variable for tensor %s", name))
+	}
+	return v.NodeValue(g)
+}
+
+// linear applies a Hugging Face Linear weight [out, in] to the last axis of x, without
+// materialising the transpose (lm_head of Qwen3-0.6B alone is 155M values).
+func linear(x, w *Node) *Node {
+	return DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil)
+}
+
+// rmsNorm normalises the last axis by its root mean square, then scales by w. It divides by the
+// square root rather than multiplying by Rsqrt, which has no gradient in this GoMLX version.
+func rmsNorm(x, w *Node, eps float64) *Node {
+	ms := ReduceAndKeep(Square(x), ReduceMean, -1)
+	return Mul(Div(x, Sqrt(AddScalar(ms, eps))), ExpandLeftToRank(w, x.Rank()))
+}
+
+// rope applies rotary position embeddings in the rotate-half layout to x [B, T, heads, D]:
+// dimension i is paired with i + D/2 and rotated by angle position * theta^(-2i/D).
+// positions is [T] float32.
+func rope(x, positions *Node, theta float64) *Node {
+	d := x.Shape().Dimensions[3]
+	invFreq := make([]float32, d/2)
+	for i := range invFreq {
+		invFreq[i] = float32(1 / math.Pow(theta, float64(2*i)/float64(d)))
+	}
+	angles := Mul(InsertAxes(positions, -1), InsertAxes(Const(x.Graph(), invFreq), 0)) // [T, D/2]
+	angles = Concatenate([]*Node{angles, angles}, -1)                                  // [T, D]
+	cos := InsertAxes(Cos(angles), 0, 1)                                               // [1, T, 1, D]
+	sin := InsertAxes(Sin(angles), 0, 1)
+	x1 := SliceAxis(x, 3, AxisRange(0, d/2))
+	x2 := SliceAxis(x, 3, AxisRange(d/2, d))
+	rotated := Concatenate([]*Node{Neg(x2), x1}, 3)
+	return Add(Mul(x, cos), Mul(rotated, sin))
+}
+
+// attention computes grouped-query causal attention.
+// q: [B, T, H, D] with query positions qPos [T] (int32); k, v: [B, S, KV, D] whose key s sits at
+// position s. Key s is visible to query t when s <= qPos[t]; when S is a cache longer than the
+// sequence, slots beyond the current position are masked out the same way.
+func attention(q, k, v, qPos *Node, kvHeads int) *Node {
+	dims := q.Shape().Dimensions
+	b, t, h, d := dims[0], dims[1], dims[2], dims[3]
+	groups := h / kvHeads
+	s := k.Shape().Dimensions[1]
+	// Query head j reads key/value head j / groups, as Hugging Face's repeat_kv arranges them.
+	q = Reshape(q, b, t, kvHeads, groups, d)
+	scores := DotGeneral(q, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2}) // [B, KV, T, G, S]
+	scores = MulScalar(scores, 1/math.Sqrt(float64(d)))
+	g := q.Graph()
+	keyPos := Iota(g, shapeInt32(s), 0)
+	visible := LessOrEqual(InsertAxes(keyPos, 0), InsertAxes(qPos, -1)) // [T, S]
+	visible = BroadcastToDims(InsertAxes(visible, 0, 0, 1), b, kvHeads, t, groups, s)
+	scores = Where(visible, scores, BroadcastToDims(Infinity(g, dtypes.Float32, -1), b, kvHeads, t, groups, s))
+	probs := Softmax(scores, -1)
+	out := DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2}) // [B, KV, T, G, D]
+	out = TransposeAllAxes(out, 0, 2, 1, 3, 4)                                // [B, T, KV, G, D]
+	return Reshape(out, b, t, h*d)
+}
+
+// kv is one layer's keys and values, [B, S, KV, D] each.
+type kv struct{ k, v *Node }
+
+// layers runs the decoder stack on embedded tokens x [B, T, hidden] at positions pos [T]
+// (int32). attend gives each layer the keys and values its queries attend over, from the
+// layer's new keys and values: the same ones without a cache, the updated cache with one.
+func (m *Model) layers(x, pos *Node, attend func(layer int, fresh kv) kv) *Node {
+	c := m.Config
+	g := x.Graph()
+	dims := x.Shape().Dimensions
+	b, t := dims[0], dims[1]
+	posF := ConvertDType(pos, dtypes.Float32)
+	for l := range c.NumHiddenLayers {
+		w := func(name string) *Node { return m.weight(g, layerName(l, name)) }
+		h := rmsNorm(x, w("input_layernorm.weight"), c.RMSNormEps)
+		q := Reshape(linear(h, w("self_attn.q_proj.weight")), b, t, c.NumAttentionHeads, c.HeadDim)
+		k := Reshape(linear(h, w("self_attn.k_proj.weight")), b, t, c.NumKeyValueHeads, c.HeadDim)
+		v := Reshape(linear(h, w("self_attn.v_proj.weight")), b, t, c.NumKeyValueHeads, c.HeadDim)
+		q = rope(rmsNorm(q, w("self_attn.q_norm.weight"), c.RMSNormEps), posF, c.RopeTheta)
+		k = rope(rmsNorm(k, w("self_attn.k_norm.weight"), c.RMSNormEps), posF, c.RopeTheta)
+		ctx := attend(l, kv{k, v})
+		x = Add(x, linear(attention(q, ctx.k, ctx.v, pos, c.NumKeyValueHeads), w("self_attn.o_proj.weight")))
+
+		h = rmsNorm(x, w("post_attention_layernorm.weight"), c.RMSNormEps)
+		gate := linear(h, w("mlp.gate_proj.weight"))
+		up := linear(h, w("mlp.up_proj.weight"))
+		x = Add(x, linear(Mul(Mul(gate, Sigmoid(gate)), up), w("mlp.down_proj.weight")))
+	}
+	return x
+}
+
+func (m *Model) embed(ids *Node) *Node {
+	return Gather(m.weight(ids.Graph(), embedName), InsertAxes(ids, -1))
+}
+
+// head applies the final norm and the output projection to hidden states [..., hidden].
+func (m *Model) head(x *Node) *Node {
+	g := x.Graph()
+	x = rmsNorm(x, m.weight(g, finalNormName), m.Config.RMSNormEps)
+	out := embedName
+	if !m.Config.TieWordEmbeddings {
+		out = lmHeadName
+	}
+	return linear(x, m.weight(g, out))
+}
+
+// LogitsGraph builds the next-token logits [B, T, vocab] for token ids [B, T] (int32), token t at
+// position t. Rows are independent and attention is causal, so right-padding a row does not
+// change the logits of its real tokens. g must belong to an Exec over m.Store (the weights are
+// its variables), which is what lets a trainer differentiate through it. On the pure-Go backend
+// mark such graphs as training (Store.SetTraining), or the weights are compiled in as constants
+// and later updates to Store do not reach them.
+func (m *Model) LogitsGraph(ids *Node) *Node {
+	t := ids.Shape().Dimensions[1]
+	pos := Iota(ids.Graph(), shapeInt32(t), 0)
+	x := m.layers(m.embed(ids), pos, func(_ int, fresh kv) kv { return fresh })
+	return m.head(x)
+}
+
+// LogProbsGraph builds log p(targets[b, t] | ids[b, :t+1]) as [B, T] float32 from ids and
+// targets, both [B, T] int32.
+func (m *Model) LogProbsGraph(ids, targets *Node) *Node {
+	logp := LogSoftmax(m.LogitsGraph(ids), -1)
+	// Gather logp[b, t, targets[b, t]] directly: a one-hot mask would add two more
+	// [B, T, vocab] tensors, 2.5 GB each for 8 x 512 tokens of Qwen3's vocabulary.
+	shape := targets.Shape()
+	where := Stack([]*Node{Iota(ids.Graph(), shape, 0), Iota(ids.Graph(), shape, 1), targets}, -1)
+	return Gather(logp, where)
+}
+
+// stepGraph runs ids [B, S] at positions start..start+S-1 against a key/value cache: inputs are
+// ids, start (int32 scalar), last (int32 scalar: which of the S tokens to return logits for) and
+// the caches k0, v0, k1, v1, ... each [B, C, KV, D]; outputs are the logits [B, vocab] after
+// token `last` of every row and the updated caches. The new keys and values are written at start, and each query attends to
+// cache slots up to its own position, so stale or garbage slots beyond it are never read.
+func (m *Model) stepGraph(inputs []*Node) []*Node {
+	ids, start, last, caches := inputs[0], inputs[1], inputs[2], inputs[3:]
+	g := ids.Graph()
+	s := ids.Shape().Dimensions[1]
+	pos := Add(Iota(g, shapeInt32(s), 0), start)
+	zero := ScalarZero(g, dtypes.Int32)
+	updated := make([]*Node, len(caches))
+	x := m.layers(m.embed(ids), pos, func(l int, fresh kv) kv {
+		at := []*Node{zero, start, zero, zero}
+		k := DynamicUpdateSlice(caches[2*l], fresh.k, at)
+		v := DynamicUpdateSlice(caches[2*l+1], fresh.v, at)
+		updated[2*l], updated[2*l+1] = k, v
+		return kv{k, v}
+	})
+	// Select row `last` with a one-hot sum rather than a dynamic slice.
+	pick := ConvertDType(Equal(Iota(g, shapeInt32(s), 0), last), dtypes.Float32) // [S]
+	x = ReduceSum(Mul(x, InsertAxes(pick, 0, -1)), 1)                            // [B, hidden]
+	return append([]*Node{m.head(x)}, updated...)
+}

@@ -1,0 +1,180 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agenticrl/course/qwen3/safetensors"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend: always available, no plugin needed
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:staticcheck
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// Model is a loaded Qwen3 model. Its weights live in Store as float32 variables whose paths are
+// the Hugging Face tensor names with "/" for "." (model.norm.weight is /model/norm/weight), so a
+// trainer can build graphs over the same Store with LogitsGraph and update them in place.
+//
+// A Model serialises its own calls; it is safe for concurrent use but runs one call at a time.
+type Model struct {
+	Config  Config
+	Store   *model.Store
+	backend compute.Backend
+
+	mu       sync.Mutex
+	logits   *model.Exec // ids [B,T] -> logits [B,T,V]
+	logProbs *model.Exec // ids, targets [B,T] -> log p(targets) [B,T]
+	step     *model.Exec // cached step, see stepGraph
+}
+
+// DefaultBackend returns the backend named by $GOMLX_BACKEND, or else the pure-Go backend in its
+// default configuration (its "parallelism=-1" option announces itself on standard output, which
+// would pollute command and notebook output). It never needs or installs XLA. Every model that
+// is loaded with a nil backend shares this one.
+var DefaultBackend = sync.OnceValues(func() (compute.Backend, error) {
+	config, set := os.LookupEnv(compute.ConfigEnvVar)
+	if !set {
+		return compute.NewWithConfig("go")
+	}
+	// compute panics on a backend that is not compiled in; say what to do instead.
+	name, _, _ := strings.Cut(config, ":")
+	if name != "" && !slices.Contains(compute.List(), name) {
+		return nil, fmt.Errorf("$%s=%q names backend %q, but this program only has %v",
+			compute.ConfigEnvVar, config, name, compute.List())
+	}
+	return compute.New()
+})
+
+// Load reads a model directory (config.json plus model.safetensors or a sharded
+// model.safetensors.index.json) and places its weights on backend (DefaultBackend when nil).
+// Every tensor the architecture needs must be present with the expected shape; tensors it does
+// not use are ignored, including an lm_head.weight next to tie_word_embeddings=true, which
+// Hugging Face also replaces by the embedding matrix.
+func Load(dir string, backend compute.Backend) (*Model, error) {
+	cfg, err := ReadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	ckpt, err := safetensors.OpenDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer ckpt.Close()
+	weights := map[string]*tensors.Tensor{}
+	for name, shape := range cfg.tensorShapes() {
+		vals, got, err := ckpt.Float32(name)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", dir, err)
+		}
+		if !equalInts(got, shape) {
+			return nil, fmt.Errorf("model %s: tensor %s has shape %v, config implies %v", dir, name, got, shape)
+		}
+		weights[name] = tensors.FromFlatDataAndDimensions(vals, shape...)
+	}
+	m, err := New(cfg, weights, backend)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+// New builds a model from float32 weights keyed by Hugging Face tensor name.
+func New(cfg Config, weights map[string]*tensors.Tensor, backend compute.Backend) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if backend == nil {
+		var err error
+		if backend, err = DefaultBackend(); err != nil {
+			return nil, err
+		}
+	}
+	store := model.NewStore()
+	shapes := cfg.tensorShapes()
+	names := make([]string, 0, len(shapes))
+	for name := range shapes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t, ok := weights[name]
+		if !ok {
+			return nil, fmt.Errorf("missing tensor %s", name)
+		}
+		if !equalInts(t.Shape().Dimensions, shapes[name]) || t.DType() != dtypes.Float32 {
+			return nil, fmt.Errorf("tensor %s is %s, want Float32%v", name, t.Shape(), shapes[name])
+		}
+		if _, err := store.CreateVariable(VariablePath(name), t); err != nil {
+			return nil, fmt.Errorf("tensor %s: %w", name, err)
+		}
+	}
+	m := &Model{Config: cfg, Store: store, backend: backend}
+	if err := m.buildExecs(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// VariablePath maps a Hugging Face tensor name to the path of its variable in Model.Store.
+func VariablePath(name string) string {
+	return "/" + strings.ReplaceAll(name, ".", "/")
+}
+
+// Backend is the backend the model's weights and computations live on.
+func (m *Model) Backend() compute.Backend { return m.backend }
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func shapeInt32(n int) shapes.Shape { return shapes.Make(dtypes.Int32, n) }
+
+// maxCachedGraphs bounds how many input shapes each executor keeps compiled: sequence lengths are
+// padded to powers of two, so this covers every length up to far beyond any context used here.
+const maxCachedGraphs = 64
+
+func (m *Model) buildExecs() error {
+	// The pure-Go backend asks for variables to be baked into compiled graphs as constants
+	// unless the graph is marked as training; then a trainer's updates to Store would never
+	// reach an already compiled graph. Marking every graph as training keeps the weights as
+	// parameters (nothing here behaves differently in training: there is no dropout).
+	asParams := func(g *Graph) { m.Store.SetTraining(g, true) }
+	var err error
+	if m.logits, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, ids *Node) *Node {
+		asParams(ids.Graph())
+		return m.LogitsGraph(ids)
+	}); err != nil {
+		return err
+	}
+	if m.logProbs, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, ids, targets *Node) *Node {
+		asParams(ids.Graph())
+		return m.LogProbsGraph(ids, targets)
+	}); err != nil {
+		return err
+	}
+	if m.step, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, inputs []*Node) []*Node {
+		asParams(inputs[0].Graph())
+		return m.stepGraph(inputs)
+	}); err != nil {
+		return err
+	}
+	for _, e := range []*model.Exec{m.logits, m.logProbs, m.step} {
+		e.SetMaxCache(maxCachedGraphs)
+	}
+	return nil
+}
