@@ -14,6 +14,7 @@
 // pattern is compiled with regexp2, a backtracking engine.
 //
 // Offsets are byte offsets into the caller's text. A token that covers only part of a character
-// reports the whole character, and a character composed by normalization reports the original
-// character that carried its starter, as Hugging Face's alignment does.
+// reports the whole character; text changed by normalization is aligned exactly as Hugging
+// Face's normalizer aligns it (a composed character reports the original character that carried
+// its starter).
 package tokenizer

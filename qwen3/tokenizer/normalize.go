@@ -11,19 +11,24 @@ import (
 type span struct{ start, end int }
 
 // nfcAligned returns the NFC form of s and, for every byte of it, the byte range of the original
-// character it came from. It is only called on text that is not already in NFC, which is rare,
-// so it favours being exact over being fast.
+// character it is aligned with. It is only called on text that is not already in NFC, which is
+// rare, so it favours being exact over being fast.
 //
-// The alignment follows the composition itself: every original character is decomposed, the
-// pieces keep the index of the character they came from through canonical reordering, and when
-// a mark composes with its starter the result keeps the starter's index. This is what Hugging
-// Face's normalizer reports: "a" + U+0301 becomes "á" aligned to the "a" alone.
+// The alignment reproduces Hugging Face's normalizer, which records for each output character a
+// change in length rather than where it came from: a character decomposed into k pieces yields
+// changes 0, +1, ..., +1; reordering moves each piece with its change; composing a mark into its
+// starter adds the mark's change minus one to the starter's. Output characters are then matched
+// to the original ones in order: a change of -n consumes n+1 original characters and aligns with
+// the first, a positive change aligns with the last original character consumed. So "a" + U+0301
+// becomes "á" aligned with the "a" alone, and a reordered mark aligns with whatever original
+// character stood at its new position.
 func nfcAligned(s string) (string, []span) {
 	type piece struct {
-		r   rune
-		src int // index into chars
-		ccc uint8
-		raw bool // an invalid byte, kept as it is
+		r      rune
+		src    int // index into chars, for the bytes of an invalid character
+		change int
+		ccc    uint8
+		raw    bool // an invalid byte, kept as it is
 	}
 	var chars []span // byte range of each original character
 	var pieces []piece
@@ -34,8 +39,10 @@ func nfcAligned(s string) (string, []span) {
 		if r == utf8.RuneError && n == 1 {
 			pieces = append(pieces, piece{r: r, src: src, raw: true})
 		} else {
+			change := 0
 			for _, d := range norm.NFD.String(s[i : i+n]) {
-				pieces = append(pieces, piece{r: d, src: src, ccc: norm.NFD.PropertiesString(string(d)).CCC()})
+				pieces = append(pieces, piece{r: d, src: src, change: change, ccc: norm.NFD.PropertiesString(string(d)).CCC()})
+				change = 1
 			}
 		}
 		i += n
@@ -61,6 +68,7 @@ func nfcAligned(s string) (string, []span) {
 		if starter >= 0 && !p.raw && !out[starter].raw && (lastCCC == -1 || (lastCCC != 0 && int(p.ccc) > lastCCC)) {
 			if c, ok := composePair(out[starter].r, p.r); ok {
 				out[starter].r = c
+				out[starter].change += p.change - 1
 				continue
 			}
 		}
@@ -74,6 +82,7 @@ func nfcAligned(s string) (string, []span) {
 	}
 	var b []byte
 	var align []span
+	cursor := 0 // next original character to consume
 	for _, p := range out {
 		n := len(b)
 		if p.raw {
@@ -81,8 +90,16 @@ func nfcAligned(s string) (string, []span) {
 		} else {
 			b = utf8.AppendRune(b, p.r)
 		}
+		var a span
+		switch {
+		case p.change <= 0 && cursor < len(chars):
+			a = chars[cursor]
+			cursor += 1 - p.change
+		case cursor > 0:
+			a = chars[min(cursor, len(chars))-1]
+		}
 		for range len(b) - n {
-			align = append(align, chars[p.src])
+			align = append(align, a)
 		}
 	}
 	got := string(b)
