@@ -127,3 +127,24 @@ func goRoot() string {
 	}
 	return runtime.GOROOT()
 }
+
+// Chunks cuts docs at line ends into pieces of at most size bytes (a longer line is a piece of
+// its own), the length of a typical chat message or prompt section.
+func Chunks(docs []string, size int) []string {
+	var out []string
+	for _, d := range docs {
+		for len(d) > 0 {
+			cut := len(d)
+			if cut > size {
+				if i := strings.LastIndexByte(d[:size], '\n'); i >= 0 {
+					cut = i + 1
+				} else if i := strings.IndexByte(d, '\n'); i >= 0 {
+					cut = i + 1
+				}
+			}
+			out = append(out, d[:cut])
+			d = d[cut:]
+		}
+	}
+	return out
+}
