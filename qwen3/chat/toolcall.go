@@ -77,15 +77,16 @@ func parseCall(body string, base int) (ToolCall, *ToolCallError) {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
-		case errors.As(err, &syn):
-			off += int(syn.Offset)
+		case errors.As(err, &syn) && syn.Offset > 0:
+			off += int(syn.Offset) - 1 // the offending byte, not the one after it
 		case errors.As(err, &typ):
 			return ToolCall{}, &ToolCallError{Offset: off, Reason: "not a JSON object: " + snippet(trimmed), Err: err}
 		}
 		return ToolCall{}, &ToolCallError{Offset: off, Reason: fmt.Sprintf("invalid JSON (%v): %s", err, snippet(trimmed)), Err: err}
 	}
-	if rest := int(dec.InputOffset()); rest < len(trimmed) {
-		return ToolCall{}, &ToolCallError{Offset: base + rest, Reason: "text after the JSON object: " + snippet(trimmed[rest:])}
+	if end := int(dec.InputOffset()); end < len(trimmed) {
+		rest := strings.TrimLeft(trimmed[end:], " \t\r\n")
+		return ToolCall{}, &ToolCallError{Offset: base + len(trimmed) - len(rest), Reason: "text after the JSON object: " + snippet(rest)}
 	}
 	var name string
 	if raw, ok := fields["name"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
