@@ -53,3 +53,19 @@ func BenchmarkVersusHF(b *testing.B) {
 		b.ReportMetric(t.BatchRatio(), "x-HF-batch")
 	}
 }
+
+// BenchmarkEncodeChunks measures Encode on the corpus cut into prompt-sized pieces.
+func BenchmarkEncodeChunks(b *testing.B) {
+	tok, _ := loadQwen(b)
+	c, err := parity.LocalCorpus(corpusBytes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	chunks := parity.Chunks(c.Docs, 2048)
+	b.SetBytes(int64(c.Bytes))
+	for b.Loop() {
+		for _, d := range chunks {
+			tok.Encode(d)
+		}
+	}
+}

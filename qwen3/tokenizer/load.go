@@ -87,9 +87,15 @@ func Parse(data []byte) (*Tokenizer, error) {
 	if err := checkSupported(&f); err != nil {
 		return nil, err
 	}
+	split, err := splitterOf(f.PreTokenizer)
+	if err != nil {
+		return nil, err
+	}
 	t := &Tokenizer{
 		vocab:        make(map[string]int32, len(f.Model.Vocab)+len(f.AddedTokens)),
 		ignoreMerges: f.Model.IgnoreMerges,
+		split:        split,
+		nfc:          f.Normalizer != nil,
 	}
 	t.cache.init()
 	for tok, id := range f.Model.Vocab {
@@ -134,11 +140,6 @@ func Parse(data []byte) (*Tokenizer, error) {
 			t.bytes[id] = tokenBytes(tok)
 		}
 	}
-	var err error
-	if t.split, err = splitterOf(f.PreTokenizer); err != nil {
-		return nil, err
-	}
-	t.nfc = f.Normalizer != nil
 	return t, nil
 }
 
