@@ -147,3 +147,35 @@ func TestParseToolCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderConcurrent renders from several goroutines at once; run with -race it checks the
+// claim that a Template is safe for concurrent use.
+func TestRenderConcurrent(t *testing.T) {
+	tm := qwenTemplate(t)
+	conv := []byte(`{"messages": [{"role": "user", "content": "hi"}], "tools": ` + toolsJSON + `, "add_generation_prompt": true}`)
+	want, err := tm.RenderJSON(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 20 {
+				got, err := tm.RenderJSON(conv)
+				if err == nil && got != want {
+					err = errors.New("concurrent render differs")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
