@@ -204,3 +204,40 @@ func TestParseRejectsUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// tinyJSON is a byte-level BPE tokenizer with the 256 byte tokens, "ab" and "abc", a split
+// pattern other than Qwen's (run by regexp2) and the merges in the given format.
+func tinyJSON(merges string) []byte {
+	var vocab strings.Builder
+	vocab.WriteString("{")
+	for b := 0; b < 256; b++ {
+		fmt.Fprintf(&vocab, "%q: %d, ", string(byteToRune[b]), b)
+	}
+	vocab.WriteString(`"ab": 256, "abc": 257}`)
+	return []byte(`{"added_tokens": [{"id": 258, "content": "<eos>", "special": true}],
+	  "normalizer": {"type": "NFC"},
+	  "pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": "\\s?\\w+|\\s+|[^\\s\\w]+"}, "behavior": "Isolated"}, {"type": "ByteLevel"}]},
+	  "decoder": {"type": "ByteLevel"},
+	  "model": {"type": "BPE", "vocab": ` + vocab.String() + `, "merges": ` + merges + `}}`)
+}
+
+func TestParseTiny(t *testing.T) {
+	for _, merges := range []string{`["a b", "ab c"]`, `[["a", "b"], ["ab", "c"]]`} {
+		tok, err := Parse(tinyJSON(merges))
+		if err != nil {
+			t.Fatalf("merges %s: %v", merges, err)
+		}
+		if _, ok := tok.split.(regexpSplitter); !ok {
+			t.Fatalf("a non-Qwen pattern must run on regexp2")
+		}
+		text := "abc abd<eos>é"
+		want := []int{257, ' ', 256, 'd', 258, 0xC3, 0xA9} // byte tokens have the byte's value as id
+		ids := tok.Encode(text)
+		if !slices.Equal(ids, want) {
+			t.Errorf("merges %s: Encode(%q) = %v, want %v", merges, text, ids, want)
+		}
+		if got := tok.Decode(ids); got != text {
+			t.Errorf("Decode = %q", got)
+		}
+	}
+}
