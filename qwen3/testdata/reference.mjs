@@ -8,6 +8,7 @@
 //   node reference.mjs decode TOKENIZER_JSON   {"ids", "skip_special"} -> string
 //   node reference.mjs render                  {"template", "context"} -> {"text": ...} or {"error": ...}
 //   node reference.mjs bench  TOKENIZER_JSON TEXT_FILE ROUNDS  (no stdin) -> one JSON object of timings
+//   node reference.mjs unicode TOKENIZER_JSON  {"letters", "numbers", "others", "marks", "decomposables"} -> {...}
 //
 // Offsets are counted in Unicode code points of the input, as the Rust library reports them.
 import { readFileSync } from "node:fs";
@@ -95,6 +96,40 @@ async function bench(tokenizerPath, textPath, rounds) {
   process.stdout.write(JSON.stringify({ bytes, tokens, docs: docs.length, seconds: best, batch_seconds: bestBatch }) + "\n");
 }
 
+// unicode probes how the tokenizer's pre-tokenizer and normalizer treat characters that Go's
+// Unicode tables (possibly newer than theirs) give a class, a combining class or a decomposition.
+// It reports the characters they treat differently; see qwen3/tokenizer/gen_unicode.go.
+async function unicode(tokenizerPath) {
+  const tok = tokenizers.Tokenizer.fromFile(tokenizerPath);
+  const pre = tok.getPreTokenizer();
+  const norm = tok.getNormalizer();
+  let input = "";
+  for await (const chunk of process.stdin) input += chunk;
+  const req = JSON.parse(input);
+  const chr = (c) => String.fromCodePoint(c);
+  const cps = (s) => [...s].map((c) => c.codePointAt(0));
+  const out = { not_letters: [], not_numbers: [], extra: [], not_marks: [], nfc: {} };
+  // A letter continues a letter run: "a" + c is one pre-token.
+  for (const c of req.letters) if (pre.preTokenizeString("a" + chr(c)).length !== 1) out.not_letters.push(c);
+  // A number stands alone: c + "a" is two pre-tokens (anything else but a letter would join "a").
+  for (const c of req.numbers) if (pre.preTokenizeString(chr(c) + "a").length !== 2) out.not_numbers.push(c);
+  // Neither to Go: the reference must agree.
+  for (const c of req.others) {
+    if (pre.preTokenizeString("a" + chr(c)).length === 1 || pre.preTokenizeString(chr(c) + "a").length === 2) out.extra.push(c);
+  }
+  // A combining mark of class > 1 moves after U+0334 (class 1); one of class 1 moves before U+0301.
+  for (const [c, ccc] of req.marks) {
+    const s = ccc > 1 ? "\u4e00" + chr(c) + "\u0334" : "\u4e00\u0301" + chr(c);
+    const want = ccc > 1 ? [0x4e00, 0x334, c] : [0x4e00, c, 0x301];
+    if (cps(norm.normalizeString(s)).join() !== want.join()) out.not_marks.push(c);
+  }
+  // NFC of each decomposable character and of its canonical decomposition.
+  for (const [c, nfd] of req.decomposables) {
+    out.nfc[c] = [cps(norm.normalizeString(chr(c))), cps(norm.normalizeString(nfd.map(chr).join("")))];
+  }
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
+
 const [mode, ...args] = process.argv.slice(2);
 switch (mode) {
   case "encode":
@@ -105,6 +140,9 @@ switch (mode) {
     break;
   case "render":
     await render();
+    break;
+  case "unicode":
+    await unicode(args[0]);
     break;
   case "bench":
     await bench(args[0], args[1], Number(args[2] || 3));

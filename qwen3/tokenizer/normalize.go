@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"slices"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -10,9 +11,11 @@ import (
 // span is a byte range [start, end) of the caller's text.
 type span struct{ start, end int }
 
-// nfcAligned returns the NFC form of s and, for every byte of it, the byte range of the original
-// character it is aligned with. It is only called on text that is not already in NFC, which is
-// rare, so it favours being exact over being fast.
+// nfcAligned returns the NFC form of s, as the reference normalizer computes it, and for every
+// byte of it the byte range of the original character it is aligned with. The reference's Unicode
+// tables are older than Go's: characters added since (unicode_tables.go) are plain starters to
+// it. It is only called on text that is not already in NFC, which is rare, so it favours being
+// exact over being fast.
 //
 // The alignment reproduces Hugging Face's normalizer, which records for each output character a
 // change in length rather than where it came from: a character decomposed into k pieces yields
@@ -36,12 +39,16 @@ func nfcAligned(s string) (string, []span) {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		src := len(chars)
 		chars = append(chars, span{i, i + n})
-		if r == utf8.RuneError && n == 1 {
+		switch {
+		case r == utf8.RuneError && n == 1:
 			pieces = append(pieces, piece{r: r, src: src, raw: true})
-		} else {
+		case unicode.Is(oldNoComposition, r):
+			// A composite the reference does not know: it is an ordinary starter there.
+			pieces = append(pieces, piece{r: r, src: src})
+		default:
 			change := 0
 			for _, d := range norm.NFD.String(s[i : i+n]) {
-				pieces = append(pieces, piece{r: d, src: src, change: change, ccc: norm.NFD.PropertiesString(string(d)).CCC()})
+				pieces = append(pieces, piece{r: d, src: src, change: change, ccc: combiningClass(d)})
 				change = 1
 			}
 		}
@@ -102,27 +109,31 @@ func nfcAligned(s string) (string, []span) {
 			align = append(align, a)
 		}
 	}
-	got := string(b)
-	if want := norm.NFC.String(s); got != want {
-		// Cannot happen for valid Unicode; keep the text exact and align coarsely if it does.
-		align = make([]span, len(want))
-		for i := range align {
-			align[i] = span{0, len(s)}
-		}
-		return want, align
+	return string(b), align
+}
+
+// combiningClass is the canonical combining class the reference normalizer knows: marks added to
+// Unicode after its tables were built are starters to it.
+func combiningClass(r rune) uint8 {
+	if unicode.Is(oldStarter, r) {
+		return 0
 	}
-	return got, align
+	return norm.NFD.PropertiesString(string(r)).CCC()
 }
 
 // composePair returns the primary composite of a starter and a following character, if there is
-// one. Asking the normalizer is slow but keeps the composition table in one place.
+// one that the reference normalizer also knows. Asking Go's normalizer is slow but keeps the
+// composition table in one place.
 func composePair(a, b rune) (rune, bool) {
+	if unicode.Is(oldStarter, a) || unicode.Is(oldStarter, b) {
+		return 0, false
+	}
 	var buf [2 * utf8.UTFMax]byte
 	n := utf8.EncodeRune(buf[:], a)
 	n += utf8.EncodeRune(buf[n:], b)
 	c := norm.NFC.Bytes(buf[:n])
 	r, size := utf8.DecodeRune(c)
-	if size != len(c) || r == utf8.RuneError {
+	if size != len(c) || r == utf8.RuneError || unicode.Is(oldNoComposition, r) {
 		return 0, false
 	}
 	return r, true

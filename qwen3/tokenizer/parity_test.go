@@ -110,7 +110,7 @@ func TestParityCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens := compareEncodings(t, tok, c.Docs, want)
-	t.Logf("corpus: %d bytes in %d files (first %s, last %s), %d tokens", c.Bytes, len(c.Files), c.Files[0], c.Files[len(c.Files)-1], tokens)
+	t.Logf("corpus: %d bytes in %d files, %d tokens; files:\n%s", c.Bytes, len(c.Files), tokens, strings.Join(c.Files, "\n"))
 
 	// The parallel batch path must give exactly what one-at-a-time encoding gives.
 	batch := tok.EncodeBatch(c.Docs)
@@ -134,6 +134,19 @@ func TestParityHardStrings(t *testing.T) {
 	}
 	tokens := compareEncodings(t, tok, texts, want)
 	t.Logf("hard strings: %d strings, %d bytes, %d tokens", len(texts), bytes, tokens)
+}
+
+// TestParityUnicodeTables covers every character Go's Unicode tables classify, combine or
+// decompose, including those added after the reference's tables were built.
+func TestParityUnicodeTables(t *testing.T) {
+	tok, path := loadQwen(t)
+	texts := parity.UnicodeProbes()
+	want, err := reference(t).Encode(path, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareEncodings(t, tok, texts, want)
+	t.Logf("%d probe strings", len(texts))
 }
 
 // TestParityDecode decodes the encodings of the hard strings and random id sequences, which cut

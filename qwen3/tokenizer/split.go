@@ -8,6 +8,8 @@ import (
 	"github.com/dlclark/regexp2"
 )
 
+//go:generate go run gen_unicode.go
+
 // qwenPattern is the pre-tokenizer pattern of Qwen2, Qwen2.5 and Qwen3 (and, with other digit
 // rules, of GPT-4's cl100k): contractions, letter runs with one leading non-letter, single
 // digits, punctuation runs with trailing newlines, and whitespace that leaves its last space to
@@ -54,12 +56,16 @@ func init() {
 
 // classOfSlow gives the classes the pattern distinguishes. \s is Unicode White_Space, which is
 // what Oniguruma's \s matches for Unicode strings (U+001C..U+001F and U+180E are not in it).
+// Letters and numbers added to Unicode after the reference's regex engine was built are "other"
+// to it, and so to this scanner.
 func classOfSlow(r rune) class {
 	switch {
 	case r == '\r' || r == '\n':
 		return newline
 	case unicode.IsSpace(r):
 		return space
+	case unicode.Is(oldOther, r):
+		return other
 	case unicode.IsLetter(r):
 		return letter
 	case unicode.IsNumber(r):

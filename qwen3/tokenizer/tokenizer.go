@@ -170,6 +170,8 @@ func (t *Tokenizer) encodePiece(piece string, base int, ids []int, offs []Offset
 		return ids, offs, ends
 	}
 	var align []span // nil when normalization left the piece unchanged
+	// Text in NFC by Go's newer tables is also in NFC by the reference's, which knows a subset of
+	// the marks and compositions, so the quick check may use Go's.
 	if t.nfc && !norm.NFC.IsNormalString(piece) {
 		piece, align = nfcAligned(piece)
 	}
