@@ -38,10 +38,18 @@ function flush(out) {
 async function encode(tokenizerPath) {
   const tok = tokenizers.Tokenizer.fromFile(tokenizerPath);
   const out = [];
+  let batch = [];
+  const run = async () => {
+    for (const enc of await tok.encodeBatch(batch, { addSpecialTokens: false })) {
+      emit(out, { ids: enc.getIds(), offsets: enc.getOffsets() });
+    }
+    batch = [];
+  };
   for await (const text of lines()) {
-    const enc = await tok.encode(text, null, { addSpecialTokens: false });
-    emit(out, { ids: enc.getIds(), offsets: enc.getOffsets() });
+    batch.push(text);
+    if (batch.length === 256) await run();
   }
+  await run();
   flush(out);
 }
 
