@@ -70,7 +70,8 @@ func (t *Tokenizer) IsSpecial(id int) bool {
 }
 
 // Encode returns the token ids of text. Added and special tokens written in the text are
-// recognized, as Hugging Face does when encoding a rendered chat prompt.
+// recognized, as Hugging Face does when encoding a rendered chat prompt. Bytes that are not valid
+// UTF-8 (text Hugging Face cannot be given) are encoded as they are, byte-level tokens included.
 func (t *Tokenizer) Encode(text string) []int {
 	ids, _ := t.encode(text, false)
 	return ids

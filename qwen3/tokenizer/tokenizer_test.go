@@ -10,6 +10,7 @@ import (
 
 	"github.com/agenticrl/course/qwen3/files"
 	"github.com/agenticrl/course/qwen3/parity"
+	"golang.org/x/text/unicode/norm"
 )
 
 var loaded struct {
@@ -177,6 +178,15 @@ func TestEncodeDecode(t *testing.T) {
 		}
 		if got := tok.Decode(ids); got != c.text {
 			t.Errorf("Decode(Encode(%q)) = %q", c.text, got)
+		}
+	}
+	for _, invalid := range []string{"\xff\xfe abc", "a\u0301\xffb", "e\xcc", "\xe4\xb8 x\u0301"} {
+		var raw []byte
+		for _, id := range tok.Encode(invalid) {
+			raw = append(raw, tok.TokenBytes(id)...)
+		}
+		if want := norm.NFC.String(invalid); string(raw) != want {
+			t.Errorf("tokens of invalid UTF-8 %q spell %q, want %q", invalid, raw, want)
 		}
 	}
 	if got := tok.DecodeSkipSpecial([]int{151644, 872, 198, 6023, 151645, 151667}); got != "user\nhi<think>" {
