@@ -233,14 +233,14 @@ func newline(b *strings.Builder, o jsonOptions) {
 func dictItems(v *exec.Value) ([]string, []*exec.Value) {
 	var keys []string
 	var values []*exec.Value
-	if d, ok := v.Interface().(*exec.Dict); ok {
-		for _, p := range d.Pairs {
-			keys = append(keys, jsonKey(p.Key))
-			values = append(values, p.Value)
-		}
-		return keys, values
+	var d *exec.Dict
+	switch x := v.Interface().(type) {
+	case *exec.Dict:
+		d = x
+	case exec.Dict:
+		d = &x
 	}
-	if d, ok := v.Interface().(exec.Dict); ok {
+	if d != nil {
 		for _, p := range d.Pairs {
 			keys = append(keys, jsonKey(p.Key))
 			values = append(values, p.Value)
