@@ -189,7 +189,7 @@ func (t *Tokenizer) encodePiece(piece string, base int, ids []int, offs []Offset
 			pos := start
 			for _, id := range wordIDs {
 				n := len(t.bytes[id])
-				offs = append(offs, t.offsetOf(piece, pos, pos+n, base, align))
+				offs = append(offs, offsetOf(piece, pos, pos+n, base, align))
 				pos += n
 			}
 		}
@@ -200,7 +200,7 @@ func (t *Tokenizer) encodePiece(piece string, base int, ids []int, offs []Offset
 
 // offsetOf maps the normalized byte range [s, e) of piece to the caller's text: widened to whole
 // characters, then through the normalization alignment.
-func (t *Tokenizer) offsetOf(piece string, s, e, base int, align []span) Offset {
+func offsetOf(piece string, s, e, base int, align []span) Offset {
 	for s > 0 && !utf8.RuneStart(piece[s]) {
 		s--
 	}
