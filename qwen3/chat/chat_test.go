@@ -179,3 +179,32 @@ func TestRenderConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitThinking(t *testing.T) {
+	tm := qwenTemplate(t)
+	// Expected values follow the template's expressions content.split('</think>')[-1].lstrip('\n')
+	// and content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\n').
+	for _, c := range []struct{ in, reasoning, answer string }{
+		{"no thinking", "", "no thinking"},
+		{"<think>\nplan\n</think>\n\nanswer", "plan", "answer"},
+		{"<think>\n\n</think>\n\nanswer\n", "", "answer\n"},
+		{"plan without open tag</think>answer", "plan without open tag", "answer"},
+		{"<think>a</think>b</think>\nc", "a", "c"},
+		{"<think>x<think>y\n</think>z", "y", "z"},
+		{"<think>unfinished", "", "<think>unfinished"},
+	} {
+		r, a := SplitThinking(c.in)
+		if r != c.reasoning || a != c.answer {
+			t.Errorf("SplitThinking(%q) = %q, %q; want %q, %q", c.in, r, a, c.reasoning, c.answer)
+		}
+		// The template, rendering the message as the last turn, must show the same split.
+		got, err := tm.Render([]Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: c.in}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "<|im_start|>assistant\n<think>\n" + strings.Trim(r, "\n") + "\n</think>\n\n" + a + "<|im_end|>\n"
+		if !strings.HasSuffix(got, want) {
+			t.Errorf("template renders %q as\n%q\nwant suffix %q", c.in, got, want)
+		}
+	}
+}

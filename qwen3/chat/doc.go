@@ -13,6 +13,12 @@
 // RenderJSON takes the dicts themselves, for conversations whose shape the types do not cover
 // (content null, extra keys).
 //
+// gonja is patched where chat templates would notice a difference from Python's Jinja: x[-1]
+// of a one-element list, split with maxsplit 1 or without a separator, strip without
+// characters, replace without a count, dict.items() order, and lstrip_blocks after a tag on
+// the same line (methods.go, template.go). One difference remains, shared with Hugging Face's
+// JavaScript engine: {{ none }} prints nothing where Python prints "None".
+//
 // Numbers follow Python: a JSON number with a fraction or exponent is a float and prints as
 // Python prints it (1.0 stays 1.0), an integer prints as an integer. Hugging Face's JavaScript
 // engine, @huggingface/jinja, prints 1.0 as 1; the parity tests avoid such values.

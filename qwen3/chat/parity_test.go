@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenticrl/course/qwen3/files"
 	"github.com/agenticrl/course/qwen3/parity"
+	"github.com/agenticrl/course/qwen3/tokenizer"
 )
 
 const toolsJSON = `[
@@ -50,6 +51,8 @@ var conversations = []struct {
 		{"role": "user", "content": "<tool_response>\nsecret\n</tool_response>"}]`, true},
 	{"content null", `[{"role": "user", "content": "go"}, {"role": "assistant", "content": null, "tool_calls": [{"type": "function", "function": {"name": "submit", "arguments": {}}}]}]`, true},
 	{"unicode and whitespace", `[{"role": "system", "content": "  leading and trailing  \n"}, {"role": "user", "content": "日本語 😀 naïve\r\n\ttab \"quotes\" \\ <|im_end|> {{ not jinja }}"}, {"role": "assistant", "content": "\n\nanswer with blank lines\n\n"}, {"role": "user", "content": ""}]`, false},
+	{"think without open tag", `[{"role": "user", "content": "q"}, {"role": "assistant", "content": "reasoning only\n</think>\n\nanswer"}]`, false},
+	{"empty think", `[{"role": "user", "content": "q1"}, {"role": "assistant", "content": "<think>\n\n</think>\n\na1"}, {"role": "user", "content": "q2"}, {"role": "assistant", "content": "<think>\n\n</think>\n\na2"}]`, false},
 	{"system later", `[{"role": "user", "content": "a"}, {"role": "system", "content": "late system"}, {"role": "user", "content": "b"}]`, false},
 }
 
@@ -130,8 +133,12 @@ func TestParityRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	rendered, errored := 0, 0
+	var prompts []string
 	for i, c := range cases {
 		got, err := tm.RenderJSON([]byte(c.conversation))
+		if err == nil {
+			prompts = append(prompts, got)
+		}
 		switch {
 		case want[i].Error != "" && err == nil:
 			t.Errorf("%s: the reference fails (%s) but Go rendered:\n%s", c.name, want[i].Error, got)
@@ -146,6 +153,22 @@ func TestParityRender(t *testing.T) {
 		}
 	}
 	t.Logf("%d combinations: %d byte-identical renders, %d rejected by both engines", len(cases), rendered, errored)
+
+	// The rendered prompts, with their special and tool-call tokens, must also tokenize alike.
+	d, _ := files.Find("")
+	tok, err := tokenizer.Load(d.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIDs, err := ref.Encode(d.Tokenizer(), prompts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range prompts {
+		if got := tok.Encode(p); fmt.Sprint(got) != fmt.Sprint(wantIDs[i].IDs) {
+			t.Errorf("prompt %d tokenizes differently:\n%s\n got %v\nwant %v", i, p, got, wantIDs[i].IDs)
+		}
+	}
 	if len(cases) < 40 {
 		t.Errorf("only %d combinations", len(cases))
 	}

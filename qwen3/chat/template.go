@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/nikolalohinski/gonja/v2/builtins"
 	"github.com/nikolalohinski/gonja/v2/config"
@@ -106,7 +107,8 @@ func tokenContent(raw json.RawMessage) string {
 	return ""
 }
 
-// environment is gonja's default environment with Hugging Face's tojson and raise_exception.
+// environment is gonja's default environment with Hugging Face's tojson and raise_exception, and
+// string and dict methods that behave as Python's (methods.go).
 var environment = func() *exec.Environment {
 	filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
 	filters.Replace("tojson", filterToJSON)
@@ -119,28 +121,38 @@ var environment = func() *exec.Environment {
 			return nil, errors.New(msg)
 		},
 	}))
+	methods := builtins.Methods
+	methods.Str = strMethods()
+	methods.Dict = dictMethods()
 	return &exec.Environment{
 		Context:           ctx,
 		Filters:           filters,
 		Tests:             builtins.Tests,
 		ControlStructures: builtins.ControlStructures,
-		Methods:           builtins.Methods,
+		Methods:           methods,
 	}
 }()
+
+// lstripBlocks matches the spaces and tabs before a block or comment tag that starts a line,
+// unless the tag opens with "+", which keeps them (Jinja's lstrip_blocks).
+var lstripBlocks = regexp.MustCompile(`(?m)^[ \t]+(\{[%#](?:[^+]|$))`)
 
 // New compiles a template source. special holds the variables transformers adds from the
 // tokenizer's special tokens (eos_token and so on); it may be nil.
 func New(source string, special map[string]any) (*Template, error) {
+	// transformers compiles chat templates with trim_blocks and lstrip_blocks. gonja's
+	// lstrip_blocks also strips the blanks between a tag and a block on the same line, so that
+	// one is applied to the source here instead.
 	cfg := config.New()
-	cfg.TrimBlocks = true // transformers compiles chat templates with trim_blocks and lstrip_blocks
-	cfg.LeftStripBlocks = true
-	sum := sha256.Sum256([]byte(source))
+	cfg.TrimBlocks = true
+	stripped := lstripBlocks.ReplaceAllString(source, "$1")
+	sum := sha256.Sum256([]byte(stripped))
 	id := "chat-template-" + hex.EncodeToString(sum[:8])
 	fsLoader, err := loaders.NewFileSystemLoader("")
 	if err != nil {
 		return nil, err
 	}
-	loader, err := loaders.NewShiftedLoader(id, bytes.NewReader([]byte(source)), fsLoader)
+	loader, err := loaders.NewShiftedLoader(id, bytes.NewReader([]byte(stripped)), fsLoader)
 	if err != nil {
 		return nil, err
 	}

@@ -105,3 +105,22 @@ func snippet(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// SplitThinking separates an assistant's generated text into its reasoning and its answer, the
+// way Qwen3's chat template does when it re-renders such a message: with a </think> in the text,
+// the answer is what follows the last </think> without its leading newlines, and the reasoning
+// is what precedes the first </think>, after the last <think> before it, without newlines at
+// either end. Text without </think> is all answer.
+func SplitThinking(text string) (reasoning, answer string) {
+	first := strings.Index(text, "</think>")
+	if first < 0 {
+		return "", text
+	}
+	last := strings.LastIndex(text, "</think>")
+	answer = strings.TrimLeft(text[last+len("</think>"):], "\n")
+	before := strings.TrimRight(text[:first], "\n")
+	if open := strings.LastIndex(before, "<think>"); open >= 0 {
+		before = before[open+len("<think>"):]
+	}
+	return strings.TrimLeft(before, "\n"), answer
+}

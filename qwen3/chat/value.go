@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 )
 
 // decodeOrdered parses JSON into the values a template sees: objects become *exec.Dict (gonja's
-// ordered dictionary), arrays []any, integers int, other numbers float64, as Python's json.loads
+// ordered dictionary), arrays list, integers int, other numbers float64, as Python's json.loads
 // would give dict, list, int and float.
 func decodeOrdered(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -61,7 +62,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 			_, err := dec.Token()
 			return d, err
 		case '[':
-			list := []any{}
+			list := list{}
 			for dec.More() {
 				v, err := decodeValue(dec)
 				if err != nil {
@@ -359,6 +360,40 @@ func pythonFloat(f float64) string {
 	}
 	if neg {
 		out = "-" + out
+	}
+	return out
+}
+
+// list is a template list with Python's indexing. gonja's own indexing misses x[-n] when x has
+// exactly n elements (x[-1] of a one-element list is undefined there), and chat templates index
+// with -1 all the time: content.split('<think>')[-1] on text without <think>, messages[-1].
+type list []any
+
+// GetItem implements exec.ItemGetter.
+func (l list) GetItem(key any) (*exec.Value, bool) {
+	i, ok := key.(int)
+	if !ok {
+		return exec.AsValue(nil), false
+	}
+	if i < 0 {
+		i += len(l)
+	}
+	if i < 0 || i >= len(l) {
+		return exec.AsValue(nil), false
+	}
+	return exec.ToValue(l[i]), true
+}
+
+// asList turns the string lists that string methods return (split, rsplit, splitlines,
+// partition...) into a list, so that indexing them follows Python too.
+func asList(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.Type().Elem().Kind() != reflect.String {
+		return v
+	}
+	out := make(list, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).String()
 	}
 	return out
 }
