@@ -16,7 +16,8 @@
 // gonja is patched where chat templates would notice a difference from Python's Jinja: x[-1]
 // of a one-element list, split with maxsplit 1 or without a separator, strip without
 // characters, replace without a count, dict.items() order, and lstrip_blocks after a tag on
-// the same line (methods.go, template.go). One difference remains, shared with Hugging Face's
+// the same line (methods.go, template.go); transformers' {% generation %} markers render as
+// nothing. One difference remains, shared with Hugging Face's
 // JavaScript engine: {{ none }} prints nothing where Python prints "None".
 //
 // Numbers follow Python: a JSON number with a fraction or exponent is a float and prints as

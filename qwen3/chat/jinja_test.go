@@ -30,6 +30,7 @@ var jinjaSnippets = []struct{ name, src string }{
 	{"integers", `{{ count }} {{ 7 / 2 }} {{ 6 / 2 }} {{ -count }} {{ 'T' if count > 2 and count < 10 }}`},
 	{"special tokens", `{{ eos_token }}|{{ pad_token }}|{{ 'T' if bos_token is defined else 'F' }}`},
 	{"lstrip_blocks", "x {% if true %}y{% endif %} z\n  {% if true %}\n  a\n  {% if true %}b{% endif %}\n\t{# c #}\n{% endif %}\n"},
+	{"generation markers", "a\n{% generation %}\nb {%- endgeneration %}\nc\n  {%- generation -%}  d {% endgeneration -%}\n e{% generation %}f{% endgeneration %}"},
 	{"split forms", `{% for s in ["a b c".split(" ", 1), "a b c".split(" ", 0), "  a  b ".split(), "  a  b ".split(none, 1), "a,,b".split(","), "x".split(",")] %}{{ s | length }}:{% for p in s %}[{{ p }}]{% endfor %} {% endfor %}`},
 }
 

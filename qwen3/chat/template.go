@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
+	"unicode"
 
 	"github.com/nikolalohinski/gonja/v2/builtins"
 	"github.com/nikolalohinski/gonja/v2/config"
@@ -137,6 +139,35 @@ var environment = func() *exec.Environment {
 // unless the tag opens with "+", which keeps them (Jinja's lstrip_blocks).
 var lstripBlocks = regexp.MustCompile(`(?m)^[ \t]+(\{[%#](?:[^+]|$))`)
 
+// generationTag matches transformers' {% generation %} and {% endgeneration %}, which only mark
+// the assistant's part for return_assistant_tokens_mask and render as nothing.
+var generationTag = regexp.MustCompile(`\{%([-+]?)\s*(?:end)?generation\s*([-+]?)%\}`)
+
+// dropGenerationTags removes the generation markers, which gonja does not know, applying their
+// whitespace control and trim_blocks as Jinja would have.
+func dropGenerationTags(src string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range generationTag.FindAllStringSubmatchIndex(src, -1) {
+		before := src[last:m[0]]
+		if src[m[2]:m[3]] == "-" {
+			before = strings.TrimRightFunc(before, unicode.IsSpace)
+		}
+		b.WriteString(before)
+		last = m[1]
+		switch rest := src[last:]; src[m[4]:m[5]] {
+		case "-":
+			last += len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		case "":
+			if strings.HasPrefix(rest, "\n") { // trim_blocks
+				last++
+			}
+		}
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
 // New compiles a template source. special holds the variables transformers adds from the
 // tokenizer's special tokens (eos_token and so on); it may be nil.
 func New(source string, special map[string]any) (*Template, error) {
@@ -145,7 +176,7 @@ func New(source string, special map[string]any) (*Template, error) {
 	// one is applied to the source here instead.
 	cfg := config.New()
 	cfg.TrimBlocks = true
-	stripped := lstripBlocks.ReplaceAllString(source, "$1")
+	stripped := dropGenerationTags(lstripBlocks.ReplaceAllString(source, "$1"))
 	sum := sha256.Sum256([]byte(stripped))
 	id := "chat-template-" + hex.EncodeToString(sum[:8])
 	fsLoader, err := loaders.NewFileSystemLoader("")
