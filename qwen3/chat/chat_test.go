@@ -3,6 +3,8 @@ package chat
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -206,5 +208,37 @@ func TestSplitThinking(t *testing.T) {
 		if !strings.HasSuffix(got, want) {
 			t.Errorf("template renders %q as\n%q\nwant suffix %q", c.in, got, want)
 		}
+	}
+}
+
+func TestLoadNamedTemplates(t *testing.T) {
+	dir := t.TempDir()
+	cfg := `{"eos_token": {"content": "<e>"}, "chat_template": [
+		{"name": "default", "template": "D{{ messages | length }}{{ eos_token }}"},
+		{"name": "tool_use", "template": "T{{ tools | length }}{{ eos_token }}"}]}`
+	if err := os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ conv, want string }{
+		{`{"messages": [{"role": "user", "content": "x"}]}`, "D1<e>"},
+		{`{"messages": [], "tools": [{"name": "f"}, {"name": "g"}]}`, "T2<e>"},
+	} {
+		if got, err := tm.RenderJSON([]byte(c.conv)); err != nil || got != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.conv, got, err, c.want)
+		}
+	}
+	// chat_template.jinja, when present, is the template.
+	if err := os.WriteFile(filepath.Join(dir, "chat_template.jinja"), []byte("J{{ eos_token }}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tm, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := tm.RenderJSON([]byte(`{"messages": [], "tools": []}`)); got != "J<e>" {
+		t.Errorf("with chat_template.jinja: %q", got)
 	}
 }

@@ -25,6 +25,7 @@ type Template struct {
 	source  string
 	tmpl    *exec.Template
 	special map[string]any // bos_token, eos_token, ... as transformers passes them
+	toolUse *Template      // a "tool_use" template, used instead when tools are given
 }
 
 // Load reads the chat template of a model directory: chat_template.jinja when present (newer
@@ -40,17 +41,25 @@ func Load(dir string) (*Template, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chat template: %s: %w", cfgPath, err)
 	}
-	src := cfg.template
 	if jinja, err := os.ReadFile(filepath.Join(dir, "chat_template.jinja")); err == nil {
-		src = string(jinja)
-	} else if src == "" {
+		return New(string(jinja), cfg.special)
+	}
+	if cfg.template == "" {
 		return nil, fmt.Errorf("chat template: %s has no chat_template and %s has no chat_template.jinja", cfgPath, dir)
 	}
-	return New(src, cfg.special)
+	t, err := New(cfg.template, cfg.special)
+	if err != nil || cfg.toolUse == "" {
+		return t, err
+	}
+	if t.toolUse, err = New(cfg.toolUse, cfg.special); err != nil {
+		return nil, fmt.Errorf("tool_use %w", err)
+	}
+	return t, nil
 }
 
 type tokenizerConfig struct {
 	template string
+	toolUse  string // the "tool_use" one of named templates
 	special  map[string]any
 }
 
@@ -65,14 +74,18 @@ func parseConfig(data []byte) (tokenizerConfig, error) {
 	var cfg tokenizerConfig
 	if t, ok := raw["chat_template"]; ok {
 		if err := json.Unmarshal(t, &cfg.template); err != nil {
-			// A list of named templates: use "default", as transformers does without tools.
+			// A list of named templates: transformers uses "tool_use" when tools are given and
+			// "default" otherwise.
 			var named []struct{ Name, Template string }
 			if err := json.Unmarshal(t, &named); err != nil {
 				return cfg, fmt.Errorf("chat_template is neither a string nor a list of named templates")
 			}
 			for _, n := range named {
-				if n.Name == "default" {
+				switch n.Name {
+				case "default":
 					cfg.template = n.Template
+				case "tool_use":
+					cfg.toolUse = n.Template
 				}
 			}
 		}
@@ -258,7 +271,11 @@ func (t *Template) render(conversation []byte, vars map[string]any) (string, err
 	for k, v := range vars {
 		ctx[k] = v
 	}
-	out, err := t.tmpl.ExecuteToString(exec.NewContext(ctx))
+	tmpl := t.tmpl
+	if t.toolUse != nil && ctx["tools"] != nil {
+		tmpl = t.toolUse.tmpl
+	}
+	out, err := tmpl.ExecuteToString(exec.NewContext(ctx))
 	if err != nil {
 		return "", fmt.Errorf("chat: render: %w", err)
 	}
