@@ -110,17 +110,17 @@ func Parse(data []byte) (*Tokenizer, error) {
 		return nil, err
 	}
 	t := &Tokenizer{
-		vocab:        make(map[string]int32, len(vocab)+len(f.AddedTokens)),
+		vocab:        vocab, // the added tokens join it below
 		ignoreMerges: f.Model.IgnoreMerges,
 		split:        split,
 		nfc:          f.Normalizer != nil,
 	}
 	t.cache.init()
+	t.growTo(len(vocab) - 1)
 	for tok, id := range vocab {
 		if id < 0 {
 			return nil, fmt.Errorf("vocabulary entry %q has negative id %d", tok, id)
 		}
-		t.vocab[tok] = id
 		t.growTo(int(id))
 		t.tokens[id] = tok
 	}
