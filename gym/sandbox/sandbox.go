@@ -276,15 +276,25 @@ func (p *Pool) Run(req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if key != "" && res.Tainted == "" && (res.Status == StatusOK || res.Status == StatusModuleError || res.Status == StatusTestsError) {
+	if key != "" && deterministic(res) {
 		p.cache.put(key, res)
 	}
 	return res, nil
 }
 
 // RunFresh executes req in a new worker that is discarded afterwards: the test outcome cannot
-// depend on anything an earlier run did to a warm interpreter. Never memoized.
+// depend on anything an earlier run did to a warm interpreter. Its results are memoized apart
+// from warm runs.
 func (p *Pool) RunFresh(req Request) (*Result, error) {
+	var key string
+	if p.cache != nil && !req.NoCache {
+		key = hashKey("fresh", req.Module, req.Source, req.TestsFile, req.Tests)
+		if r, ok := p.cache.get(key); ok {
+			p.cached.Add(1)
+			r.Cached = true
+			return r, nil
+		}
+	}
 	id := <-p.fresh
 	defer func() { p.fresh <- id }()
 	w, err := p.start(id)
@@ -293,7 +303,17 @@ func (p *Pool) RunFresh(req Request) (*Result, error) {
 	}
 	defer w.kill()
 	p.runs.Add(1)
-	return w.run(req, p.opts)
+	res, err := w.run(req, p.opts)
+	if err == nil && key != "" && deterministic(res) {
+		p.cache.put(key, res)
+	}
+	return res, err
+}
+
+// deterministic reports whether a result can be memoized: runs that timed out or crashed may
+// go differently next time.
+func deterministic(r *Result) bool {
+	return r.Tainted == "" && (r.Status == StatusOK || r.Status == StatusModuleError || r.Status == StatusTestsError)
 }
 
 // SyntaxError describes source that does not compile.
