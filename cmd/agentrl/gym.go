@@ -25,7 +25,7 @@ const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
   play TASK                 type tool calls, see observations ('help' inside)
   run TASK -actions FILE    a scripted episode; the JSON trajectory goes to stdout
   validate                  prove every task's properties
-  bench [-seconds S]        test runs per second: cold, warm and cached
+  bench [-seconds S]        test runs per second: cold, fresh, warm and cached
   generate [-seed N]        regenerate the task family into -tasks
 
 common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combined,
@@ -362,7 +362,9 @@ func gymBench(g *gymFlags) error {
 	for _, r := range res {
 		fmt.Printf("%-7s %8d runs in %5.1f s: %10.1f runs/s\n", r.Name, r.Runs, r.Seconds, r.RunsPerSec)
 	}
-	fmt.Printf("warm/cold: %.0fx   cached/warm: %.0fx\n", res[1].RunsPerSec/res[0].RunsPerSec, res[2].RunsPerSec/res[1].RunsPerSec)
+	cold, fresh, warm, cached := res[0], res[1], res[2], res[3]
+	fmt.Printf("fresh/cold: %.1fx   warm/cold: %.0fx   cached/warm: %.0fx\n",
+		fresh.RunsPerSec/cold.RunsPerSec, warm.RunsPerSec/cold.RunsPerSec, cached.RunsPerSec/warm.RunsPerSec)
 	return nil
 }
 

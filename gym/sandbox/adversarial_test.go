@@ -149,38 +149,59 @@ func attacks(t *testing.T) []attack {
 // the pool is left once it is closed.
 func TestAdversarial(t *testing.T) {
 	for _, a := range attacks(t) {
-		t.Run(a.name, func(t *testing.T) {
-			p, err := New(Options{Workers: 1, Timeout: a.timeout, MemoryBytes: a.memory})
-			if err != nil {
-				t.Fatal(err)
+		for _, fresh := range []bool{false, true} {
+			name := a.name + "/warm"
+			if fresh {
+				name = a.name + "/fresh"
 			}
-			closed := false
-			defer func() {
-				if !closed {
-					p.Close()
-				}
-			}()
-			if a.needsNamespaces && p.Mode() != ModeNamespaces {
-				t.Skipf("SANDBOX WEAK: %q is not contained in mode %s", a.name, p.Mode())
-			}
-			if a.name == "network access" {
-				a.tests, a.check = networkAttack(t)
-			}
-			r, err := p.Run(Request{Module: "m", Source: trivialModule, Tests: a.tests, NoCache: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			a.check(t, r)
-			after, err := p.Run(Request{Module: "m", Source: trivialModule, Tests: "from m import f\n\ndef test_ok():\n    assert f(2) == 2\n", NoCache: true})
-			if err != nil || !after.AllPassed() {
-				t.Fatalf("the pool did not recover: %v %+v", err, after)
-			}
+			t.Run(name, func(t *testing.T) { runAttack(t, a, fresh) })
+		}
+	}
+}
+
+func runAttack(t *testing.T, a attack, fresh bool) {
+	p, err := New(Options{Workers: 1, Timeout: a.timeout, MemoryBytes: a.memory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
 			p.Close()
-			closed = true
-			if n, err := p.LiveProcesses(); err != nil || n != 0 {
-				t.Fatalf("%d processes left after Close (%v)", n, err)
-			}
-		})
+		}
+	}()
+	if a.needsNamespaces && p.Mode() != ModeNamespaces {
+		t.Skipf("SANDBOX WEAK: %q is not contained in mode %s", a.name, p.Mode())
+	}
+	if a.name == "network access" {
+		a.tests, a.check = networkAttack(t)
+	}
+	run := p.Run
+	if fresh {
+		run = p.RunFresh
+	}
+	r, err := run(Request{Module: "m", Source: trivialModule, Tests: a.tests, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh {
+		// A fresh process is discarded anyway: it never taints the pristine worker.
+		if r.Tainted != "" {
+			t.Fatalf("fresh run tainted its worker: %q", r.Tainted)
+		}
+		r.Tainted = "discarded"
+	}
+	a.check(t, r)
+	for _, f := range []func(Request) (*Result, error){p.Run, p.RunFresh} {
+		after, err := f(Request{Module: "m", Source: trivialModule, Tests: "from m import f\n\ndef test_ok():\n    assert f(2) == 2\n", NoCache: true})
+		if err != nil || !after.AllPassed() {
+			t.Fatalf("the pool did not recover: %v %+v", err, after)
+		}
+	}
+	p.Close()
+	closed = true
+	if n, err := p.LiveProcesses(); err != nil || n != 0 {
+		t.Fatalf("%d processes left after Close (%v)", n, err)
 	}
 }
 

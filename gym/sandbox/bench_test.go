@@ -83,7 +83,7 @@ func BenchmarkRunCached(b *testing.B) {
 	})
 }
 
-// BenchmarkRunFresh measures one new confined interpreter per run: the cold baseline.
+// BenchmarkRunFresh measures runs in a child forked from a pristine worker (what submit uses).
 func BenchmarkRunFresh(b *testing.B) {
 	p := benchPool(b)
 	var n atomic.Int64
@@ -92,6 +92,23 @@ func BenchmarkRunFresh(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			r, err := p.RunFresh(benchRequest(n.Add(1)))
+			if err != nil || !r.AllPassed() {
+				b.Errorf("run: %v %+v", err, r)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkRunCold measures one newly started confined interpreter per run: the baseline.
+func BenchmarkRunCold(b *testing.B) {
+	p := benchPool(b)
+	var n atomic.Int64
+	b.SetParallelism(1)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r, err := p.RunCold(benchRequest(n.Add(1)))
 			if err != nil || !r.AllPassed() {
 				b.Errorf("run: %v %+v", err, r)
 				return

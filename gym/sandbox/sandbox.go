@@ -44,7 +44,7 @@ func (m Mode) String() string {
 
 // Options configures a Pool. The zero value is usable: every field has a default.
 type Options struct {
-	Workers      int           // warm workers; default runtime.GOMAXPROCS(0)
+	Workers      int           // warm workers, and as many pristine ones for RunFresh; default runtime.GOMAXPROCS(0), at most 60
 	Python       string        // interpreter; default /usr/bin/python3
 	Mode         Mode          // default ModeAuto
 	Timeout      time.Duration // wall-clock limit of one run; default 2s
@@ -62,6 +62,8 @@ func (o *Options) fill() {
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
+	// Each pool owns 256 host uids: two per slot, 2*Workers+4 slots.
+	o.Workers = min(o.Workers, 60)
 	if o.Python == "" {
 		o.Python = "/usr/bin/python3"
 	}
@@ -171,8 +173,9 @@ type Stats struct {
 type Pool struct {
 	opts    Options
 	mode    Mode
-	idle    chan *slot
-	fresh   chan int // slot ids for one-shot workers
+	idle    chan *slot // warm workers that run tests themselves
+	zygotes chan *slot // pristine workers that fork a child per run (RunFresh)
+	cold    chan int   // slot ids for one-shot workers (RunCold)
 	cache   *memo
 	uidBase int
 
@@ -201,12 +204,13 @@ func New(opts Options) (*Pool, error) {
 	// Host uids for the workers' in-namespace root and user: distinct per process and per
 	// pool, so that RLIMIT_NPROC and the leftover check see only this pool's processes.
 	seq := int(poolSeq.Add(1))
-	p.uidBase = 3_000_000 + ((os.Getpid()*16+seq)%200_000)*128
-	nFresh := 4
+	p.uidBase = 3_000_000 + ((os.Getpid()*16+seq)%100_000)*256
+	const nCold = 4
 	p.idle = make(chan *slot, opts.Workers)
-	p.fresh = make(chan int, nFresh)
-	for i := 0; i < nFresh; i++ {
-		p.fresh <- opts.Workers + i
+	p.zygotes = make(chan *slot, opts.Workers)
+	p.cold = make(chan int, nCold)
+	for i := 0; i < nCold; i++ {
+		p.cold <- 2*opts.Workers + i
 	}
 	first := &slot{id: 0}
 	if p.mode == ModeAuto {
@@ -228,10 +232,11 @@ func New(opts Options) (*Pool, error) {
 		first.w = w
 	}
 	p.idle <- first
+	// Slots 1..Workers-1 are warm workers, Workers..2*Workers-1 zygotes.
 	var wg sync.WaitGroup
-	errs := make([]error, opts.Workers)
-	slots := make([]*slot, opts.Workers)
-	for i := 1; i < opts.Workers; i++ {
+	errs := make([]error, 2*opts.Workers)
+	slots := make([]*slot, 2*opts.Workers)
+	for i := 1; i < 2*opts.Workers; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -240,8 +245,12 @@ func New(opts Options) (*Pool, error) {
 		}(i)
 	}
 	wg.Wait()
-	for i := 1; i < opts.Workers; i++ {
-		p.idle <- slots[i]
+	for i := 1; i < 2*opts.Workers; i++ {
+		if i < opts.Workers {
+			p.idle <- slots[i]
+		} else {
+			p.zygotes <- slots[i]
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		p.Close()
@@ -282,9 +291,10 @@ func (p *Pool) Run(req Request) (*Result, error) {
 	return res, nil
 }
 
-// RunFresh executes req in a new worker that is discarded afterwards: the test outcome cannot
-// depend on anything an earlier run did to a warm interpreter. Its results are memoized apart
-// from warm runs.
+// RunFresh executes req in a fresh process: a child forked from a pristine worker that never
+// ran a test, so the outcome cannot depend on anything an earlier run did to an interpreter.
+// The child and everything it starts are killed after the run. Results are memoized apart from
+// warm runs.
 func (p *Pool) RunFresh(req Request) (*Result, error) {
 	var key string
 	if p.cache != nil && !req.NoCache {
@@ -295,19 +305,26 @@ func (p *Pool) RunFresh(req Request) (*Result, error) {
 			return r, nil
 		}
 	}
-	id := <-p.fresh
-	defer func() { p.fresh <- id }()
+	res, err := p.withSlot(p.zygotes, func(w *worker) (*Result, error) { return w.fresh(req, p.opts) })
+	if err == nil && key != "" && deterministic(res) {
+		p.cache.put(key, res)
+	}
+	return res, err
+}
+
+// RunCold executes req in a newly started, confined interpreter that is discarded afterwards:
+// what one process per run costs. Never memoized; it is the baseline the benchmarks compare
+// against.
+func (p *Pool) RunCold(req Request) (*Result, error) {
+	id := <-p.cold
+	defer func() { p.cold <- id }()
 	w, err := p.start(id)
 	if err != nil {
 		return nil, err
 	}
 	defer w.kill()
 	p.runs.Add(1)
-	res, err := w.run(req, p.opts)
-	if err == nil && key != "" && deterministic(res) {
-		p.cache.put(key, res)
-	}
-	return res, err
+	return w.run(req, p.opts)
 }
 
 // deterministic reports whether a result can be memoized: runs that timed out or crashed may
@@ -356,11 +373,15 @@ func syntaxFrom(r *Result) *SyntaxError {
 }
 
 func (p *Pool) withWorker(f func(*worker) (*Result, error)) (*Result, error) {
-	s, ok := <-p.idle
+	return p.withSlot(p.idle, f)
+}
+
+func (p *Pool) withSlot(slots chan *slot, f func(*worker) (*Result, error)) (*Result, error) {
+	s, ok := <-slots
 	if !ok {
 		return nil, errors.New("sandbox: pool is closed")
 	}
-	defer func() { p.idle <- s }()
+	defer func() { slots <- s }()
 	if s.w == nil {
 		w, err := p.start(s.id)
 		if err != nil {
@@ -390,15 +411,17 @@ func (p *Pool) Close() {
 	}
 	p.closed = true
 	p.mu.Unlock()
-	for i := 0; i < p.opts.Workers; i++ {
-		s := <-p.idle
-		if s != nil && s.w != nil {
-			s.w.kill()
+	for _, slots := range []chan *slot{p.idle, p.zygotes} {
+		for i := 0; i < p.opts.Workers; i++ {
+			s := <-slots
+			if s != nil && s.w != nil {
+				s.w.kill()
+			}
 		}
+		close(slots)
 	}
-	close(p.idle)
-	for i := 0; i < cap(p.fresh); i++ {
-		<-p.fresh
+	for i := 0; i < cap(p.cold); i++ {
+		<-p.cold
 	}
 }
 
@@ -425,7 +448,7 @@ func (p *Pool) LiveProcesses() (int, error) {
 		if !ok {
 			continue
 		}
-		if pgids[pgid] || (p.mode == ModeNamespaces && uid >= p.uidBase && uid < p.uidBase+128) {
+		if pgids[pgid] || (uid >= p.uidBase && uid < p.uidBase+256) {
 			n++
 		}
 	}

@@ -146,11 +146,26 @@ func (w *worker) run(req Request, o Options) (*Result, error) {
 	if file == "" {
 		file = "test.py"
 	}
-	return w.call([]string{"run", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap)}, o.Timeout)
+	return w.call([]string{"run", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap), "0"}, o.Timeout)
+}
+
+// fresh asks a pristine worker to fork a child for the run; the worker enforces the time limit
+// itself, so the Go side only waits longer in case the worker itself is stuck.
+func (w *worker) fresh(req Request, o Options) (*Result, error) {
+	file := req.TestsFile
+	if file == "" {
+		file = "test.py"
+	}
+	secs := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64)
+	res, err := w.call([]string{"fresh", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap), secs}, o.Timeout+5*time.Second)
+	if err == nil && res.Status == StatusTimeout && res.Tainted == "" {
+		res.Error = fmt.Sprintf("timed out after %v", o.Timeout)
+	}
+	return res, err
 }
 
 func (w *worker) check(name, src string, o Options) (*Result, error) {
-	return w.call([]string{"check", name, src, "", "", "0"}, o.Timeout)
+	return w.call([]string{"check", name, src, "", "", "0", "0"}, o.Timeout)
 }
 
 // call sends one request and waits at most timeout for its answer. A timeout or a dead

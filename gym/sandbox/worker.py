@@ -11,6 +11,7 @@ import io
 import os
 import random
 import resource
+import select
 import signal
 import sys
 import types
@@ -110,8 +111,12 @@ def confine_common(libc):
         data = (ctypes.c_uint32 * 6)()
         if libc.capset(hdr, data) != 0:
             raise OSError("capset failed")
-    PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+    PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    # Not dumpable: a test process of the same uid cannot ptrace this worker.
+    libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    # A test may signal the worker; SIGINT is the one Python would act on.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Changing credentials clears the parent-death signal: set it again so the
     # worker dies with the Go process that owns it.
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -203,12 +208,17 @@ class Capped:
 
 
 _IS_CHILD = [False]
+_FORKING_FRESH = [False]
 
 
 def _after_fork_in_child():
     # A forked child must never speak the protocol: close its copies of the
-    # pipes and remember to exit when the test function returns.
-    _IS_CHILD[0] = True
+    # pipes. A child forked by a test must also exit when the test returns; a
+    # fresh-run child (see fresh) instead runs a whole request.
+    if _FORKING_FRESH[0]:
+        _FORKING_FRESH[0] = False
+    else:
+        _IS_CHILD[0] = True
     for fd in (REQ_FD, RESP_FD):
         try:
             os.close(fd)
@@ -381,24 +391,115 @@ def check(req):
         return {"status": "syntax_error", "error": "%s: %s" % (type(e).__name__, e), "line": 0}
 
 
+def response_fields(resp, taint):
+    out = [resp["status"], resp["error"], resp.get("output", ""),
+           "1" if resp.get("truncated") else "0", taint]
+    for name, ok, msg in resp.get("tests", ()):
+        out += [name, "1" if ok else "0", msg]
+    return out
+
+
+def fresh(req, timeout):
+    """Runs one request in a child forked from this pristine interpreter.
+
+    The child is a new process that starts from a state no test has touched;
+    it never sees the protocol pipes (it answers through a private pipe), and
+    everything it leaves behind is killed before this worker reads the next
+    request."""
+    r, w = os.pipe()
+    _FORKING_FRESH[0] = True
+    # Keep the collector away from the inherited heap: every object it visited
+    # would be copied into the child page by page.
+    gc.freeze()
+    try:
+        pid = os.fork()
+    except OSError as e:
+        _FORKING_FRESH[0] = False
+        os.close(r)
+        os.close(w)
+        return pack(["crashed", "fork failed: %s" % e, "", "0", ""])
+    if pid == 0:
+        os.close(r)
+        if CFG["mode"] != "namespaces":
+            os.setpgid(0, 0)
+        try:
+            data = pack(response_fields(run(req), ""))
+            while data:
+                data = data[os.write(w, data):]
+        finally:
+            os._exit(0)
+    _FORKING_FRESH[0] = False
+    os.close(w)
+    chunks, size, deadline = [], 0, _now() + timeout
+    status = ""
+    while True:
+        left = deadline - _now()
+        if left <= 0:
+            status = "timeout"
+            break
+        ready, _, _ = select.select([r], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(r, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > (64 << 20):
+            status = "crashed"
+            break
+        # Stop at the end of the frame, not at end of file: processes the child
+        # started may hold the pipe open.
+        if size >= 4:
+            head = chunks[0] if len(chunks[0]) >= 4 else b"".join(chunks)
+            if size >= 4 + int.from_bytes(head[:4], "big"):
+                break
+    os.close(r)
+    # Kill the child and anything it started. As PID 1 of its namespace this
+    # worker may signal every other process in it at once.
+    try:
+        if CFG["mode"] == "namespaces":
+            os.kill(-1, signal.SIGKILL)
+        else:
+            os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+    data = b"".join(chunks)
+    if status == "timeout":
+        return pack(["timeout", "timed out after %.3gs" % timeout, "", "0", ""])
+    if status or len(data) < 4 or int.from_bytes(data[:4], "big") != len(data) - 4:
+        return pack(["crashed", "the fresh process died during the run", "", "0", ""])
+    return data
+
+
+def _now():
+    return os.times().elapsed
+
+
 def serve():
     send(["ready", ""])
     while True:
         fields = recv()
         if fields is None:
             return
-        op, module, source, tests, tests_file, cap = fields
-        req = {"module": module, "source": source, "tests": tests if op == "run" else None,
+        op, module, source, tests, tests_file, cap, timeout = fields
+        req = {"module": module, "source": source, "tests": tests if op != "check" else None,
                "tests_file": tests_file, "output_cap": int(cap)}
+        if op == "fresh":
+            data = fresh(req, float(timeout))
+            while data:
+                data = data[os.write(RESP_FD, data):]
+            continue
         resp = check(req) if op == "check" else run(req)
         restore()
         if os.listdir(_CWD):
             wipe_scratch()
-        out = [resp["status"], resp["error"], resp.get("output", ""),
-               "1" if resp.get("truncated") else "0", taint_reason()]
-        for name, ok, msg in resp.get("tests", ()):
-            out += [name, "1" if ok else "0", msg]
-        send(out)
+        send(response_fields(resp, taint_reason()))
 
 
 # The worker's own globals are restored too, so a test cannot replace the
