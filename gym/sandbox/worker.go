@@ -23,6 +23,7 @@ type worker struct {
 	respR   *os.File
 	out     *tail
 	scratch string // ModeRlimits only: the host directory the worker may write
+	uid     int    // ModeRlimits as root: the dedicated host uid whose processes die with it
 	done    chan struct{}
 }
 
@@ -37,6 +38,9 @@ type workerConfig struct {
 	Limits    map[string]int `json:"limits"`
 	UID       *int           `json:"uid"`
 	GID       *int           `json:"gid"`
+	// KillAll: the worker's uid (or PID namespace) is its own, so kill(-1) reaches only what
+	// its runs started.
+	KillAll bool `json:"kill_all"`
 }
 
 func (p *Pool) start(slotID int) (*worker, error) {
@@ -53,6 +57,7 @@ func (p *Pool) start(slotID int) (*worker, error) {
 	w := &worker{out: &tail{max: 4096}, done: make(chan struct{})}
 	if p.mode == ModeNamespaces {
 		cfg.Mode = "namespaces"
+		cfg.KillAll = true
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
 			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 		if os.Geteuid() == 0 {
@@ -84,6 +89,7 @@ func (p *Pool) start(slotID int) (*worker, error) {
 			// Even without namespaces a dedicated uid keeps RLIMIT_NPROC meaningful.
 			uid := p.uidBase + 2*slotID + 1
 			attr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
+			w.uid, cfg.KillAll = uid, true
 			if err := os.Chown(dir, uid, uid); err != nil {
 				return nil, fmt.Errorf("sandbox: scratch folder: %w", err)
 			}
@@ -249,6 +255,11 @@ func (w *worker) kill() {
 		<-w.done
 		syscall.Kill(-pid, syscall.SIGKILL)
 	}
+	if w.uid != 0 {
+		// Without a PID namespace a descendant may have left the process group (setsid); its
+		// dedicated uid still gives it away.
+		killUID(w.uid)
+	}
 	if w.reqW != nil {
 		w.reqW.Close()
 		w.respR.Close()
@@ -292,4 +303,29 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return s
+}
+
+// killUID kills every process whose real uid is uid, repeating while new ones appear.
+func killUID(uid int) {
+	for range 20 {
+		ents, err := os.ReadDir("/proc")
+		if err != nil {
+			return
+		}
+		found := false
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if u, _, ok := procIDs(pid); ok && u == uid {
+				syscall.Kill(pid, syscall.SIGKILL)
+				found = true
+			}
+		}
+		if !found {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

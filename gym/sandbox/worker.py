@@ -455,10 +455,11 @@ def fresh(req, timeout):
             if size >= 4 + int.from_bytes(head[:4], "big"):
                 break
     os.close(r)
-    # Kill the child and anything it started. As PID 1 of its namespace this
-    # worker may signal every other process in it at once.
+    # Kill the child and anything it started. As PID 1 of its namespace, or as
+    # the only process of its own uid, this worker may signal every other
+    # process it could reach at once; otherwise only the child's group.
     try:
-        if CFG["mode"] == "namespaces":
+        if CFG["kill_all"]:
             os.kill(-1, signal.SIGKILL)
         else:
             os.killpg(pid, signal.SIGKILL)
