@@ -180,7 +180,11 @@ func Menu(src string) [][]MenuEdit {
 		if fn != nil && (i == fn.start+1 || i == fn.firstNonGuard) {
 			ind := indentOf(line)
 			for _, p := range fn.params {
-				for _, c := range guardConds {
+				conds := numberGuards
+				if fn.sequences[p] {
+					conds = sequenceGuards
+				}
+				for _, c := range conds {
 					for _, v := range guardValues {
 						if v == "P" {
 							v = p
@@ -212,9 +216,12 @@ var initPool = func() map[string]bool {
 	return m
 }()
 
-// The guards that can be inserted: `if COND: return VALUE`, P standing for a parameter.
-var guardConds = []string{"not P", "P <= 0", "len(P) < 2"}
-var guardValues = []string{"0", "-1", "None", "[]", `""`, "False", "True", "P"}
+// The guards that can be inserted: `if COND: return VALUE`, P standing for a parameter. A
+// parameter the function indexes, measures or iterates over is taken for a sequence; any
+// other for a number. Keeping the grammar small keeps the menu small.
+var sequenceGuards = []string{"not P", "len(P) < 2"}
+var numberGuards = []string{"P <= 0"}
+var guardValues = []string{"0", "-1", "None", "[]", `""`, "P"}
 
 func dedupe(line string, edits []MenuEdit) []MenuEdit {
 	seen := map[string]bool{}
@@ -385,7 +392,8 @@ type function struct {
 	start, end    int // 0-based lines of the def and of its last body line
 	firstNonGuard int // first body line that is not a leading guard
 	params        []string
-	names         []string // parameters, then assigned names, in order of first appearance
+	names         []string        // parameters, then assigned names, in order of first appearance
+	sequences     map[string]bool // parameters used as sequences: len(P), P[...], in P, P.method
 }
 
 func functionsOf(lines []string) []function {
@@ -395,7 +403,7 @@ func functionsOf(lines []string) []function {
 		if !ok || len(toks) < 3 || toks[0].text != "def" || toks[len(toks)-1].text != ":" {
 			continue
 		}
-		fn := function{start: i, end: i}
+		fn := function{start: i, end: i, sequences: map[string]bool{}}
 		ind := len(indentOf(line))
 		for j := i + 1; j < len(lines); j++ {
 			if strings.TrimSpace(lines[j]) == "" {
@@ -437,6 +445,17 @@ func functionsOf(lines []string) []function {
 				fn.firstNonGuard = j + 1
 			} else {
 				leading = false
+			}
+			for k, t := range bt {
+				if t.kind != tName {
+					continue
+				}
+				switch {
+				case k+1 < len(bt) && (bt[k+1].text == "[" || bt[k+1].text == "."),
+					k >= 2 && bt[k-1].text == "(" && bt[k-2].text == "len",
+					k >= 1 && bt[k-1].text == "in" && bt[0].text == "for":
+					fn.sequences[t.text] = true
+				}
 			}
 			// Assignment targets: a, b = ...; x += ...; for a, b in ...
 			if bt[0].text == "for" {

@@ -68,7 +68,8 @@ func TestMenuKinds(t *testing.T) {
 			inserts++
 		}
 	}
-	if inserts != len(guardConds)*len(guardValues)*2 {
-		t.Errorf("%d guard insertions on the first body line, want %d", inserts, len(guardConds)*len(guardValues)*2)
+	// xs is a sequence (two guard conditions), k a number (one).
+	if want := (len(sequenceGuards) + len(numberGuards)) * len(guardValues); inserts != want {
+		t.Errorf("%d guard insertions on the first body line, want %d", inserts, want)
 	}
 }
