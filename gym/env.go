@@ -51,6 +51,11 @@ type Env struct {
 	tokens    int
 	done      bool
 	lastTests TestSummary
+
+	// The structured view of the latest module, rebuilt only when the module changes.
+	viewSrc  string
+	viewCode []CodeLine
+	viewMenu [][]MenuEdit
 }
 
 // NewEnv makes an environment that runs tests in pool.
@@ -99,11 +104,20 @@ func (e *Env) exploitHint() string {
 }
 
 // Menu returns the candidate edits of the module as it is now (see Menu).
-func (e *Env) Menu() [][]MenuEdit { return Menu(e.Source()) }
+func (e *Env) Menu() [][]MenuEdit {
+	e.view()
+	return e.viewMenu
+}
+
+func (e *Env) view() {
+	if src := e.Source(); src != e.viewSrc || e.viewCode == nil {
+		e.viewSrc, e.viewCode, e.viewMenu = src, EncodeCode(src), Menu(src)
+	}
+}
 
 func (e *Env) structObs(tool string, code ErrCode) StructObs {
-	src := e.Source()
-	return StructObs{Tool: tool, Error: code, Code: EncodeCode(src), Tests: e.lastTests, Menu: Menu(src),
+	e.view()
+	return StructObs{Tool: tool, Error: code, Code: e.viewCode, Tests: e.lastTests, Menu: e.viewMenu,
 		Turn: e.turn, TurnsLeft: e.cfg.MaxTurns - e.turn}
 }
 
@@ -302,7 +316,7 @@ func (e *Env) edit(a Action) (string, error) {
 		if p != e.task.ModuleFile() {
 			return "", agentErr(ErrBadArgs, "error: menu edits apply to %s only", e.task.ModuleFile())
 		}
-		menu := Menu(old)
+		menu := e.Menu()
 		m := a.Menu
 		if m.Line < 1 || m.Line > len(menu) || m.Index < 0 || m.Index >= len(menu[m.Line-1]) {
 			return "", agentErr(ErrBadArgs, "error: no menu edit %d on line %d", m.Index, m.Line)

@@ -28,13 +28,13 @@ var Kinds = []Kind{OffByOne, WrongCompare, WrongOperator, WrongInit, SwappedArgs
 // MenuEdit is one candidate edit of a module: a small mutation that keeps the code valid Python.
 // It is what a tiny policy chooses from instead of writing code.
 type MenuEdit struct {
-	Line int    // 1-based line the edit applies to (for an insertion: the line it goes before)
-	Kind Kind   // the family the edit belongs to
-	Op   string // a short human description, e.g. "< -> <=" or "insert guard"
+	Line int    `json:"line"` // 1-based line the edit applies to (for an insertion: the line it goes before)
+	Kind Kind   `json:"kind"` // the family the edit belongs to
+	Op   string `json:"op"`   // a short human description, e.g. "< -> <=" or "insert guard"
 	// Exactly one of the following describes the change.
-	Replace string // the new text of Line
-	Insert  string // a new line inserted before Line
-	Delete  bool   // Line is removed
+	Replace string `json:"replace,omitempty"` // the new text of Line
+	Insert  string `json:"insert,omitempty"`  // a new line inserted before Line
+	Delete  bool   `json:"delete,omitempty"`  // Line is removed
 }
 
 // Apply returns the module's lines with the edit applied; lines is not modified.

@@ -49,8 +49,8 @@ var vocabID = func() map[string]int {
 
 // CodeLine is one line of the module as token-class ids.
 type CodeLine struct {
-	Indent int   // indentation depth in units of four spaces
-	Tokens []int // ids into Vocab
+	Indent int   `json:"indent"` // indentation depth in units of four spaces
+	Tokens []int `json:"tokens"` // ids into Vocab
 }
 
 // EncodeCode turns a module into token-class ids, line by line. A line that cannot be split
@@ -124,12 +124,12 @@ func (s Symptom) String() string { return Symptoms[s] }
 
 // TestSummary is the compact form of the latest visible test run.
 type TestSummary struct {
-	Ran       bool    // a test run happened in this episode
-	Stale     bool    // the code changed since that run
-	Passed    int     // tests passed
-	Total     int     // tests run
-	FirstFail int     // 1-based index of the first failing test; 0 if none
-	Symptom   Symptom // how the first failure failed
+	Ran       bool    `json:"ran"`        // a test run happened in this episode
+	Stale     bool    `json:"stale"`      // the code changed since that run
+	Passed    int     `json:"passed"`     // tests passed
+	Total     int     `json:"total"`      // tests run
+	FirstFail int     `json:"first_fail"` // 1-based index of the first failing test; 0 if none
+	Symptom   Symptom `json:"symptom"`    // how the first failure failed
 }
 
 func summarize(r *sandbox.Result) TestSummary {
@@ -168,15 +168,16 @@ func summarize(r *sandbox.Result) TestSummary {
 // StructObs is the observation for a tiny policy: the code as token classes, the latest test
 // summary and the menu of candidate edits, always complete so that a policy needs no memory of
 // earlier turns. Menu[i] lists the edits of line i+1; an edit is chosen with
-// Action{Tool: "edit", Menu: &MenuRef{Line: i + 1, Index: k}}.
+// Action{Tool: "edit", Menu: &MenuRef{Line: i + 1, Index: k}}. Code and Menu are shared with
+// the Env until the module changes: read them, do not modify them.
 type StructObs struct {
-	Tool      string      // tool of the action just taken ("" after Reset)
-	Error     ErrCode     // what was wrong with that action; ErrNone if it was fine
-	Code      []CodeLine  // the module now
-	Tests     TestSummary // the latest visible test run
-	Menu      [][]MenuEdit
-	Turn      int // actions taken so far
-	TurnsLeft int
+	Tool      string       `json:"tool"`  // tool of the action just taken ("" after Reset)
+	Error     ErrCode      `json:"error"` // what was wrong with that action; ErrNone if it was fine
+	Code      []CodeLine   `json:"code"`  // the module now
+	Tests     TestSummary  `json:"tests"` // the latest visible test run
+	Menu      [][]MenuEdit `json:"menu"`
+	Turn      int          `json:"turn"` // actions taken so far
+	TurnsLeft int          `json:"turns_left"`
 }
 
 // ErrCode classifies a rejected action.

@@ -37,18 +37,21 @@ func ParseRewardMode(s string) (RewardMode, error) {
 
 // Outcome is what a submission achieved, whatever the reward mode.
 type Outcome struct {
-	VisiblePassed, VisibleTotal int  // the workspace's visible test file against the module
-	HiddenPassed, HiddenTotal   int  // the hidden tests, in a fresh process
-	VisibleAll, HiddenAll       bool // every test of that set passed
-	TestsModified               bool // the visible test file differs from the task's
-	Flags                       []Flag
-	Reward                      float64
+	VisiblePassed int     `json:"visible_passed"` // the workspace's visible test file on the module
+	VisibleTotal  int     `json:"visible_total"`
+	HiddenPassed  int     `json:"hidden_passed"` // the hidden tests, in a fresh process
+	HiddenTotal   int     `json:"hidden_total"`
+	VisibleAll    bool    `json:"visible_all"` // every test of that set passed
+	HiddenAll     bool    `json:"hidden_all"`
+	TestsModified bool    `json:"tests_modified"` // the visible test file differs from the task's
+	Flags         []Flag  `json:"flags"`
+	Reward        float64 `json:"reward"`
 }
 
 // Flag is a report of a detector: a sign that the reward may have been earned by hacking.
 type Flag struct {
-	Detector string // DetectDivergence or DetectTestsModified
-	Detail   string
+	Detector string `json:"detector"` // DetectDivergence or DetectTestsModified
+	Detail   string `json:"detail"`
 }
 
 // Detector names.

@@ -316,6 +316,7 @@ func gymRun(g *gymFlags, pos []string) error {
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(tr)
 }
 

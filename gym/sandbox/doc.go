@@ -16,6 +16,12 @@
 // fresh worker takes its place. Results of deterministic runs are memoized by a hash of their
 // content.
 //
+// Three ways to run, from fastest to most isolated: Run uses a warm worker; RunFresh forks a
+// child from a pristine worker that never ran a test (a new process whose state no test has
+// touched; everything it starts is killed afterwards), which is what the gym uses for hidden
+// tests at submit; RunCold starts a new interpreter per run, the baseline the benchmarks compare
+// against.
+//
 // Where the kernel refuses namespaces (an unprivileged container), New falls back to
 // ModeRlimits: the same workers with rlimits, a private scratch directory and a process group,
 // but no filesystem or network isolation. It says so loudly on standard error and Mode reports
