@@ -344,3 +344,29 @@ func TestRlimitsModeContains(t *testing.T) {
 		t.Fatalf("%d processes left (%v)", n, err)
 	}
 }
+
+// TestFallbackIsLoud checks that where namespaces are refused, ModeAuto falls back to
+// ModeRlimits and says so, and that ModeNamespaces then fails instead of running weaker.
+func TestFallbackIsLoud(t *testing.T) {
+	refuseNamespaces = true
+	defer func() { refuseNamespaces = false }()
+	var log strings.Builder
+	p, err := New(Options{Workers: 1, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Mode() != ModeRlimits {
+		t.Fatalf("mode %s, want the rlimits fallback", p.Mode())
+	}
+	if !strings.Contains(log.String(), "WARNING") || !strings.Contains(log.String(), "CAN read the filesystem") {
+		t.Fatalf("the fallback was not announced: %q", log.String())
+	}
+	r, err := p.Run(Request{Module: "m", Source: trivialModule, Tests: "from m import f\n\ndef test_ok():\n    assert f(1) == 1\n"})
+	if err != nil || !r.AllPassed() {
+		t.Fatalf("fallback pool: %v %+v", err, r)
+	}
+	if _, err := New(Options{Workers: 1, Mode: ModeNamespaces, Log: &log}); err == nil {
+		t.Fatal("ModeNamespaces started without namespaces")
+	}
+}

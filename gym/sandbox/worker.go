@@ -43,8 +43,15 @@ type workerConfig struct {
 	KillAll bool `json:"kill_all"`
 }
 
+// refuseNamespaces makes namespace workers fail to start as they do where the kernel refuses
+// namespaces; tests set it to exercise the fallback.
+var refuseNamespaces bool
+
 func (p *Pool) start(slotID int) (*worker, error) {
 	o := p.opts
+	if p.mode == ModeNamespaces && refuseNamespaces {
+		return nil, fmt.Errorf("sandbox: clone: %w", syscall.EPERM)
+	}
 	cfg := workerConfig{
 		ScratchMB: o.ScratchMB,
 		Binds:     []string{"usr", "lib", "lib64", "lib32", "libx32", "bin"},
