@@ -37,11 +37,12 @@ func Example() {
 	st, _ = env.Step(gym.Action{Tool: gym.ToolSubmit})
 	fmt.Printf("reward %.1f, hidden %d/%d\n", st.Reward, st.Outcome.HiddenPassed, st.Outcome.HiddenTotal)
 	// Output:
-	// test_visible.py: 1 of 2 passed
-	// FAIL test_1: AssertionError: binary_search([3, 6, 10, 14, 18], 6) returned 2, expected 1
+	// test_visible.py: 2 of 3 passed
+	// FAIL test_1: AssertionError: clamp(-7, -1, -1) returned -7, expected -1
 	// PASS test_2
-	// summary: 1 of 2 pass, first failure 1 (wrong_value)
-	// menu edit 0 on line 6: != -> ==
-	// after: 2 of 2 visible tests pass
+	// PASS test_3
+	// summary: 2 of 3 pass, first failure 1 (wrong_value)
+	// menu edit 1 on line 2: > -> <
+	// after: 3 of 3 visible tests pass
 	// reward 1.0, hidden 12/12
 }

@@ -7,6 +7,6 @@
 // expose it, so that the visible tests can show one and the hidden tests hold another the agent
 // never saw. Expected results are computed by running the correct template in /usr/bin/python3.
 // Templates are assigned whole to the train, dev and test splits, so held-out tasks are unseen
-// code. The output is committed under datasets/bugfix; Generate with the same seed reproduces it
+// code; the assignment is the seeded shuffle under which the most splits show the most kinds. The output is committed under datasets/bugfix; Generate with the same seed reproduces it
 // byte for byte.
 package taskgen

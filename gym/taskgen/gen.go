@@ -64,27 +64,67 @@ func Templates() []string {
 func Generate(opts Options) ([]*gym.Task, error) {
 	opts.fill()
 	r := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
-	splitOf := map[string]gym.Split{}
-	perm := r.Perm(len(templates))
-	for i, k := range perm {
-		s := gym.Train
-		switch {
-		case i < opts.DevTests:
-			s = gym.Test
-		case i < 2*opts.DevTests:
-			s = gym.Dev
-		}
-		splitOf[templates[k].name] = s
-	}
+	byTemplate := map[string][]*gym.Task{}
 	var tasks []*gym.Task
 	for _, tpl := range templates {
-		ts, err := generateTemplate(tpl, splitOf[tpl.name], r, opts)
+		ts, err := generateTemplate(tpl, r, opts)
 		if err != nil {
 			return nil, fmt.Errorf("taskgen: template %s: %w", tpl.name, err)
 		}
+		byTemplate[tpl.name] = ts
 		tasks = append(tasks, ts...)
 	}
+	for name, s := range assignSplits(byTemplate, opts) {
+		for _, t := range byTemplate[name] {
+			t.Split = s
+		}
+	}
 	return tasks, nil
+}
+
+// assignSplits gives whole templates to splits: DevTests templates each to dev and test, the
+// rest to train. Among a few hundred seeded shuffles it keeps the one under which the most
+// (split, kind) pairs have a task, then the one with the most held-out tasks, so that every
+// split shows as many kinds of bug as the templates allow.
+func assignSplits(byTemplate map[string][]*gym.Task, opts Options) map[string]gym.Split {
+	r := rand.New(rand.NewPCG(opts.Seed, 0x5b11))
+	var best map[string]gym.Split
+	bestScore := -1
+	for range 500 {
+		assign := map[string]gym.Split{}
+		for i, k := range r.Perm(len(templates)) {
+			s := gym.Train
+			switch {
+			case i < opts.DevTests:
+				s = gym.Test
+			case i < 2*opts.DevTests:
+				s = gym.Dev
+			}
+			assign[templates[k].name] = s
+		}
+		count := map[gym.Split]map[gym.Kind]int{}
+		for _, s := range gym.Splits {
+			count[s] = map[gym.Kind]int{}
+		}
+		for name, ts := range byTemplate {
+			for _, t := range ts {
+				count[assign[name]][t.Kind]++
+				count[assign[name]][""]++
+			}
+		}
+		cells := 0
+		for _, s := range gym.Splits {
+			for _, k := range gym.Kinds {
+				if count[s][k] > 0 {
+					cells++
+				}
+			}
+		}
+		if score := cells*10000 + min(count[gym.Dev][""], count[gym.Test][""]); score > bestScore {
+			best, bestScore = assign, score
+		}
+	}
+	return best
 }
 
 type candidate struct {
@@ -108,7 +148,7 @@ type evalResult struct {
 	} `json:"mutants"`
 }
 
-func generateTemplate(tpl template, split gym.Split, r *rand.Rand, opts Options) ([]*gym.Task, error) {
+func generateTemplate(tpl template, r *rand.Rand, opts Options) ([]*gym.Task, error) {
 	lines := gym.SplitLines(tpl.source)
 	if n := len(lines); n < 5 || n > 30 {
 		return nil, fmt.Errorf("%d lines, want 5 to 30", n)
@@ -225,7 +265,7 @@ func generateTemplate(tpl template, split gym.Split, r *rand.Rand, opts Options)
 				return out
 			}
 			t := &gym.Task{
-				ID: fmt.Sprintf("%s-%s-%d", tpl.name, kind, k+1), Split: split, Template: tpl.name,
+				ID: fmt.Sprintf("%s-%s-%d", tpl.name, kind, k+1), Template: tpl.name,
 				Kind: kind, Difficulty: difficulty, Module: tpl.name, Entry: tpl.entry,
 				BugLine: c.fix.Line, Bug: c.edit.Op,
 				VisibleCases: cases(visible), HiddenCases: cases(hidden),

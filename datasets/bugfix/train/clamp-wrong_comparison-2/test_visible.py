@@ -7,15 +7,15 @@ def check(call, got, want):
 
 
 def test_1():
-    check("clamp(2, 4, 9)", clamp(2, 4, 9), 4)
+    check("clamp(-7, -1, -1)", clamp(-7, -1, -1), -1)
 
 
 def test_2():
-    check("clamp(2, 2, 2)", clamp(2, 2, 2), 2)
+    check("clamp(6, -4, -1)", clamp(6, -4, -1), -1)
 
 
 def test_3():
-    check("clamp(12, -1, -1)", clamp(12, -1, -1), -1)
+    check("clamp(-2, 2, 7)", clamp(-2, 2, 7), 2)
 
 
 if __name__ == "__main__":

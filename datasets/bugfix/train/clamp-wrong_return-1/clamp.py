@@ -1,6 +1,6 @@
 def clamp(x, lo, hi):
     if x < lo:
-        return x
+        return lo
     if x > hi:
         return hi
-    return x
+    return hi

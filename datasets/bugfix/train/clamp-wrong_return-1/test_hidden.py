@@ -7,51 +7,51 @@ def check(call, got, want):
 
 
 def test_1():
-    check("clamp(-5, -4, -2)", clamp(-5, -4, -2), -4)
-
-
-def test_2():
-    check("clamp(6, -5, 0)", clamp(6, -5, 0), 0)
-
-
-def test_3():
-    check("clamp(10, -4, -1)", clamp(10, -4, -1), -1)
-
-
-def test_4():
-    check("clamp(-10, -1, 5)", clamp(-10, -1, 5), -1)
-
-
-def test_5():
-    check("clamp(-14, 4, 8)", clamp(-14, 4, 8), 4)
-
-
-def test_6():
-    check("clamp(-7, -1, 5)", clamp(-7, -1, 5), -1)
-
-
-def test_7():
-    check("clamp(9, 1, 5)", clamp(9, 1, 5), 5)
-
-
-def test_8():
-    check("clamp(4, -1, -1)", clamp(4, -1, -1), -1)
-
-
-def test_9():
-    check("clamp(-1, -5, -4)", clamp(-1, -5, -4), -4)
-
-
-def test_10():
-    check("clamp(5, 0, 3)", clamp(5, 0, 3), 3)
-
-
-def test_11():
     check("clamp(0, 0, 3)", clamp(0, 0, 3), 0)
 
 
+def test_2():
+    check("clamp(-10, 4, 6)", clamp(-10, 4, 6), 4)
+
+
+def test_3():
+    check("clamp(-1, 0, 3)", clamp(-1, 0, 3), 0)
+
+
+def test_4():
+    check("clamp(-3, -4, -2)", clamp(-3, -4, -2), -3)
+
+
+def test_5():
+    check("clamp(4, 0, 6)", clamp(4, 0, 6), 4)
+
+
+def test_6():
+    check("clamp(3, 0, 5)", clamp(3, 0, 5), 3)
+
+
+def test_7():
+    check("clamp(-1, 1, 5)", clamp(-1, 1, 5), 1)
+
+
+def test_8():
+    check("clamp(-15, -3, -2)", clamp(-15, -3, -2), -3)
+
+
+def test_9():
+    check("clamp(2, -1, -1)", clamp(2, -1, -1), -1)
+
+
+def test_10():
+    check("clamp(2, 2, 2)", clamp(2, 2, 2), 2)
+
+
+def test_11():
+    check("clamp(-15, -1, 4)", clamp(-15, -1, 4), -1)
+
+
 def test_12():
-    check("clamp(2, -2, -1)", clamp(2, -2, -1), -1)
+    check("clamp(-2, 2, 7)", clamp(-2, 2, 7), 2)
 
 
 if __name__ == "__main__":

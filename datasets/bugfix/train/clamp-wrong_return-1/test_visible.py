@@ -7,15 +7,15 @@ def check(call, got, want):
 
 
 def test_1():
-    check("clamp(-5, -4, -2)", clamp(-5, -4, -2), -4)
+    check("clamp(0, 0, 3)", clamp(0, 0, 3), 0)
 
 
 def test_2():
-    check("clamp(6, -5, 0)", clamp(6, -5, 0), 0)
+    check("clamp(-10, 4, 6)", clamp(-10, 4, 6), 4)
 
 
 def test_3():
-    check("clamp(10, -4, -1)", clamp(10, -4, -1), -1)
+    check("clamp(-1, 0, 3)", clamp(-1, 0, 3), 0)
 
 
 if __name__ == "__main__":

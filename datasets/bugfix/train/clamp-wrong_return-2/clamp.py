@@ -1,6 +1,6 @@
 def clamp(x, lo, hi):
     if x < lo:
-        return lo
+        return hi
     if x > hi:
-        return x
+        return hi
     return x

@@ -7,51 +7,51 @@ def check(call, got, want):
 
 
 def test_1():
-    check("clamp(-14, 0, 4)", clamp(-14, 0, 4), 0)
-
-
-def test_2():
-    check("clamp(-6, -4, -4)", clamp(-6, -4, -4), -4)
-
-
-def test_3():
     check("clamp(5, 0, 3)", clamp(5, 0, 3), 3)
 
 
+def test_2():
+    check("clamp(-15, -1, 4)", clamp(-15, -1, 4), -1)
+
+
+def test_3():
+    check("clamp(11, -2, 5)", clamp(11, -2, 5), 5)
+
+
 def test_4():
-    check("clamp(4, -1, 0)", clamp(4, -1, 0), 0)
+    check("clamp(-15, -3, -2)", clamp(-15, -3, -2), -3)
 
 
 def test_5():
-    check("clamp(11, 2, 6)", clamp(11, 2, 6), 6)
+    check("clamp(-2, 3, 6)", clamp(-2, 3, 6), 3)
 
 
 def test_6():
-    check("clamp(8, 0, 4)", clamp(8, 0, 4), 4)
+    check("clamp(-4, -1, 2)", clamp(-4, -1, 2), -1)
 
 
 def test_7():
-    check("clamp(3, 0, 3)", clamp(3, 0, 3), 3)
+    check("clamp(11, 4, 9)", clamp(11, 4, 9), 9)
 
 
 def test_8():
-    check("clamp(6, 0, 7)", clamp(6, 0, 7), 6)
+    check("clamp(3, 0, 3)", clamp(3, 0, 3), 3)
 
 
 def test_9():
-    check("clamp(-8, 0, 5)", clamp(-8, 0, 5), 0)
+    check("clamp(6, -4, -1)", clamp(6, -4, -1), -1)
 
 
 def test_10():
-    check("clamp(2, 4, 9)", clamp(2, 4, 9), 4)
+    check("clamp(2, -1, -1)", clamp(2, -1, -1), -1)
 
 
 def test_11():
-    check("clamp(-1, 0, 3)", clamp(-1, 0, 3), 0)
+    check("clamp(-3, -4, -2)", clamp(-3, -4, -2), -3)
 
 
 def test_12():
-    check("clamp(-12, -2, 0)", clamp(-12, -2, 0), -2)
+    check("clamp(10, -5, -2)", clamp(10, -5, -2), -2)
 
 
 if __name__ == "__main__":

@@ -7,15 +7,15 @@ def check(call, got, want):
 
 
 def test_1():
-    check("clamp(-14, 0, 4)", clamp(-14, 0, 4), 0)
+    check("clamp(5, 0, 3)", clamp(5, 0, 3), 3)
 
 
 def test_2():
-    check("clamp(-6, -4, -4)", clamp(-6, -4, -4), -4)
+    check("clamp(-15, -1, 4)", clamp(-15, -1, 4), -1)
 
 
 def test_3():
-    check("clamp(5, 0, 3)", clamp(5, 0, 3), 3)
+    check("clamp(11, -2, 5)", clamp(11, -2, 5), 5)
 
 
 if __name__ == "__main__":
