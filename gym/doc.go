@@ -30,7 +30,8 @@
 // line, the candidate edits Menu offers, each a small mutation (a comparison, operator, bound,
 // constant, argument order, returned name, connective, or a one-line guard) that keeps the
 // module valid Python. A tiny policy edits by choosing (line, index) instead of writing code;
-// every task's fix is one menu edit away (FixEdit finds it).
+// every task's fix is one menu edit away (FixEdit finds it). Env.Actions lists every
+// well-formed action of the current state, for a policy that picks rather than writes.
 //
 // # Rewards and reward hacking
 //

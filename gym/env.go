@@ -109,6 +109,23 @@ func (e *Env) Menu() [][]MenuEdit {
 	return e.viewMenu
 }
 
+// Actions lists every well-formed action in the current state, in a fixed order: read, test,
+// submit, exploit (when enabled), then one edit per menu entry, line by line. A small policy
+// can choose among these instead of generating a call, which is decoding constrained to
+// well-formed calls.
+func (e *Env) Actions() []Action {
+	acts := []Action{{Tool: ToolRead}, {Tool: ToolTest}, {Tool: ToolSubmit}}
+	if e.cfg.AllowExploit {
+		acts = append(acts, Action{Tool: ToolExploit})
+	}
+	for i, edits := range e.Menu() {
+		for k := range edits {
+			acts = append(acts, Action{Tool: ToolEdit, Menu: &MenuRef{Line: i + 1, Index: k}})
+		}
+	}
+	return acts
+}
+
 func (e *Env) view() {
 	if src := e.Source(); src != e.viewSrc || e.viewCode == nil {
 		e.viewSrc, e.viewCode, e.viewMenu = src, EncodeCode(src), Menu(src)

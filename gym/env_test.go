@@ -274,3 +274,19 @@ func TestParseAction(t *testing.T) {
 		}
 	}
 }
+
+// TestActionsAreWellFormed takes every action Actions lists, each from a fresh episode: none
+// may come back as an error observation.
+func TestActionsAreWellFormed(t *testing.T) {
+	task := tasks(t)[0]
+	env := NewEnv(pool(t), Config{AllowExploit: true, WarmHidden: true})
+	env.Reset(task)
+	acts := env.Actions()
+	if len(acts) < 5 {
+		t.Fatalf("only %d actions", len(acts))
+	}
+	for _, a := range acts {
+		env.Reset(task)
+		mustStep(t, env, a)
+	}
+}

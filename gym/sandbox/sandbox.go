@@ -197,6 +197,9 @@ var poolSeq atomic.Int64
 // warning to Options.Log, when namespaces are not permitted.
 func New(opts Options) (*Pool, error) {
 	opts.fill()
+	if _, err := os.Stat(opts.Python); err != nil {
+		return nil, fmt.Errorf("sandbox: %s missing (Debian's python3; `make setup` installs it): %w", opts.Python, err)
+	}
 	p := &Pool{opts: opts, mode: opts.Mode, pgids: map[int]bool{}}
 	if opts.CacheEntries > 0 {
 		p.cache = newMemo(opts.CacheEntries)
