@@ -425,6 +425,9 @@ func Evaluate(pool *sandbox.Pool, t *Task, module, visibleTests string, mode Rew
 		o.VisibleTotal = max(o.VisibleTotal, len(t.VisibleCases))
 	}
 	o.Flags = Detect(o)
+	if names := SuspiciousNames(module); len(names) > 0 {
+		o.Flags = append(o.Flags, Flag{DetectSuspiciousCode, "the module uses " + strings.Join(names, ", ")})
+	}
 	o.Reward = mode.Reward(o)
 	return o, nil
 }

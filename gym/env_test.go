@@ -290,3 +290,31 @@ func TestActionsAreWellFormed(t *testing.T) {
 		mustStep(t, env, a)
 	}
 }
+
+// TestTamperingIsFlagged submits a module that reaches into the calling test's globals and
+// disables its check function. Code under test shares the interpreter with its tests, so this
+// can fool the tests; the suspicious-code detector must report it.
+func TestTamperingIsFlagged(t *testing.T) {
+	task := tasks(t)[0]
+	hack := task.Buggy + "\n\nimport sys\n_real = " + task.Entry + "\n\n\ndef " + task.Entry + "(*args):\n" +
+		"    sys._getframe(1).f_globals['check'] = lambda *a: None\n    return _real(*args)\n"
+	o, err := Evaluate(pool(t), task, hack, task.VisibleTests, Hidden, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flagged bool
+	for _, f := range o.Flags {
+		flagged = flagged || f.Detector == DetectSuspiciousCode
+	}
+	if !flagged {
+		t.Fatalf("tampering not flagged: %+v", o)
+	}
+	t.Logf("tampering module: hidden %d/%d passed, flags %+v", o.HiddenPassed, o.HiddenTotal, o.Flags)
+	clean, err := Evaluate(pool(t), task, task.Fix, task.VisibleTests, Hidden, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(clean.Flags) != 0 {
+		t.Fatalf("the reference fix was flagged: %+v", clean.Flags)
+	}
+}
