@@ -13,7 +13,12 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	task := gym.Filter(tasks, gym.Train, gym.WrongCompare)[0]
+	var task *gym.Task
+	for _, t := range tasks {
+		if t.ID == "clamp-wrong_comparison-1" {
+			task = t
+		}
+	}
 	pool, err := sandbox.New(sandbox.Options{Workers: 1})
 	if err != nil {
 		panic(err)

@@ -326,4 +326,20 @@ def days_in_month(year, month):
     return "%02d:%02d:%02d" % (hours, minutes, secs)
 `, edge: []string{"0", "59", "60", "3599", "3600", "86399", "86400", "90061"},
 		random: func(r *rand.Rand) string { return fmt.Sprint(r.IntN(200000)) }},
+	{name: "last_n", entry: "last_n", source: `def last_n(xs, n):
+    if n <= 0: return []
+    if n >= len(xs):
+        return list(xs)
+    start = len(xs) - n
+    return xs[start:]
+`, edge: []string{"[1, 2, 3], 0", "[4, 5], 0", "[1, 2, 3], -1", "[1, 2, 3], 1", "[1, 2, 3], 3", "[1, 2], 5", "[], 2"},
+		random: func(r *rand.Rand) string { return fmt.Sprintf("%s, %d", ints(r, r.IntN(7), 0, 9), r.IntN(9)-2) }},
+	{name: "every_kth", entry: "every_kth", source: `def every_kth(xs, k):
+    if k <= 0: return []
+    out = []
+    for i in range(k - 1, len(xs), k):
+        out.append(xs[i])
+    return out
+`, edge: []string{"[1, 2, 3], 0", "[5, 6, 7, 8], 0", "[1, 2, 3], 1", "[1, 2, 3, 4], 2", "[1, 2, 3], 3", "[1, 2], 5", "[], 1"},
+		random: func(r *rand.Rand) string { return fmt.Sprintf("%s, %d", ints(r, r.IntN(9), 0, 9), r.IntN(5)) }},
 }
