@@ -35,7 +35,7 @@ type Task struct {
 	Split      Split  `json:"split"`
 	Template   string `json:"template"`   // the function template the task was made from
 	Kind       Kind   `json:"kind"`       // the kind of bug
-	Difficulty int    `json:"difficulty"` // 1 (most hidden cases fail) to 3 (few do)
+	Difficulty int    `json:"difficulty"` // 1 (most inputs expose the bug) to 3 (few do)
 	Module     string `json:"module"`     // module name; the file is Module + ".py"
 	Entry      string `json:"entry"`      // the function the tests call
 	BugLine    int    `json:"bug_line"`   // line of the buggy module where the fix applies

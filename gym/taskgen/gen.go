@@ -244,17 +244,13 @@ func generateTemplate(tpl template, r *rand.Rand, opts Options) ([]*gym.Task, er
 				}
 				hidden = append(hidden, i)
 			}
-			failedHidden := 0
-			for _, i := range hidden {
-				if !pass[i] {
-					failedHidden++
-				}
-			}
-			f := float64(failedHidden) / float64(len(hidden))
+			// Difficulty: how rarely the bug shows, over every input tried (not only the
+			// ones picked for the tests).
+			f := float64(len(fail)) / float64(len(valid))
 			difficulty := 3
 			if f >= 0.5 {
 				difficulty = 1
-			} else if f >= 0.25 {
+			} else if f >= 0.2 {
 				difficulty = 2
 			}
 			cases := func(ix []int) []gym.Case {
