@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/gym/taskgen"
+)
+
+func init() {
+	register(command{name: "gym", summary: "the BugFix gym: list, show, play, run, validate, bench, generate tasks", run: gymMain})
+}
+
+const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
+
+  list                      tasks by split and kind
+  show TASK [-all]          a task's module and visible tests (-all: hidden tests and fix too)
+  play TASK                 type tool calls, see observations ('help' inside)
+  run TASK -actions FILE    a scripted episode; the JSON trajectory goes to stdout
+  validate                  prove every task's properties
+  bench [-seconds S]        test runs per second: cold, fresh, warm and cached
+  generate [-seed N]        regenerate the task family into -tasks
+
+common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combined,
+-turns N, -exploit (offer the exploit tool), -protect-tests, -workers N, -sandbox auto|namespaces|rlimits`
+
+type gymFlags struct {
+	fs       *flag.FlagSet
+	tasks    string
+	reward   string
+	turns    int
+	tokens   int
+	exploit  bool
+	protect  bool
+	workers  int
+	mode     string
+	actions  string
+	all      bool
+	seconds  float64
+	seed     uint64
+	warmHide bool
+}
+
+func newGymFlags(name string) *gymFlags {
+	g := &gymFlags{fs: flag.NewFlagSet("gym "+name, flag.ContinueOnError)}
+	g.fs.StringVar(&g.tasks, "tasks", "datasets/bugfix", "task folder")
+	g.fs.StringVar(&g.reward, "reward", "hidden", "reward mode: hidden, visible or combined")
+	g.fs.IntVar(&g.turns, "turns", 12, "tool calls per episode")
+	g.fs.IntVar(&g.tokens, "tokens", 0, "token budget per episode (0: none)")
+	g.fs.BoolVar(&g.exploit, "exploit", false, "offer the exploit tool")
+	g.fs.BoolVar(&g.protect, "protect-tests", false, "refuse edits of the visible test file")
+	g.fs.IntVar(&g.workers, "workers", 0, "warm sandbox workers (0: one per CPU)")
+	g.fs.StringVar(&g.mode, "sandbox", "auto", "sandbox mode: auto, namespaces or rlimits")
+	g.fs.StringVar(&g.actions, "actions", "", "file of actions, one per line (run)")
+	g.fs.BoolVar(&g.all, "all", false, "also show hidden tests and the reference fix (show)")
+	g.fs.Float64Var(&g.seconds, "seconds", 3, "seconds per bench mode")
+	g.fs.Uint64Var(&g.seed, "seed", 1, "generator seed (generate)")
+	g.fs.BoolVar(&g.warmHide, "warm-hidden", false, "run hidden tests in a warm worker instead of a fresh process")
+	return g
+}
+
+// parse accepts flags before and after positional arguments.
+func (g *gymFlags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := g.fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if g.fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, g.fs.Arg(0))
+		args = g.fs.Args()[1:]
+	}
+}
+
+func (g *gymFlags) pool() (*sandbox.Pool, error) {
+	opts := sandbox.Options{Workers: g.workers}
+	switch g.mode {
+	case "auto":
+	case "namespaces":
+		opts.Mode = sandbox.ModeNamespaces
+	case "rlimits":
+		opts.Mode = sandbox.ModeRlimits
+	default:
+		return nil, fmt.Errorf("%w: unknown sandbox mode %q", errUsage, g.mode)
+	}
+	return sandbox.New(opts)
+}
+
+func (g *gymFlags) config() (gym.Config, error) {
+	mode, err := gym.ParseRewardMode(g.reward)
+	if err != nil {
+		return gym.Config{}, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return gym.Config{Reward: mode, MaxTurns: g.turns, MaxTokens: g.tokens, AllowExploit: g.exploit,
+		ProtectTests: g.protect, WarmHidden: g.warmHide}, nil
+}
+
+func (g *gymFlags) task(pos []string) (*gym.Task, error) {
+	if len(pos) != 1 {
+		return nil, fmt.Errorf("%w: want one TASK id", errUsage)
+	}
+	tasks, err := gym.LoadTasks(g.tasks)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tasks {
+		if t.ID == pos[0] {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("no task %q under %s (see agentrl gym list)", pos[0], g.tasks)
+}
+
+func gymMain(args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "help" {
+		fmt.Fprintln(os.Stderr, gymUsage)
+		return fmt.Errorf("%w: missing subcommand", errUsage)
+	}
+	sub := args[0]
+	g := newGymFlags(sub)
+	pos, err := g.parse(args[1:])
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "list":
+		return gymList(g)
+	case "show":
+		return gymShow(g, pos)
+	case "play":
+		return gymPlay(g, pos)
+	case "run":
+		return gymRun(g, pos)
+	case "validate":
+		return gymValidate(g)
+	case "bench":
+		return gymBench(g)
+	case "generate":
+		return gymGenerate(g)
+	}
+	fmt.Fprintln(os.Stderr, gymUsage)
+	return fmt.Errorf("%w: unknown subcommand %q", errUsage, sub)
+}
+
+func gymList(g *gymFlags) error {
+	tasks, err := gym.LoadTasks(g.tasks)
+	if err != nil {
+		return err
+	}
+	for _, s := range gym.Splits {
+		fmt.Printf("%s:\n", s)
+		for _, t := range gym.Filter(tasks, s, "") {
+			fmt.Printf("  %-40s %-20s difficulty %d  %s line %d: %s\n", t.ID, t.Kind, t.Difficulty, t.ModuleFile(), t.BugLine, t.Bug)
+		}
+	}
+	fmt.Println()
+	gym.PrintCounts(os.Stdout, tasks)
+	return nil
+}
+
+func gymShow(g *gymFlags, pos []string) error {
+	t, err := g.task(pos)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("task %s (split %s, template %s, kind %s, difficulty %d)\n", t.ID, t.Split, t.Template, t.Kind, t.Difficulty)
+	fmt.Printf("\n%s (buggy):\n%s\n%s:\n%s", t.ModuleFile(), gym.Numbered(t.Buggy, 1, 0), gym.VisibleTestFile, t.VisibleTests)
+	if g.all {
+		fmt.Printf("\nbug: line %d, %s\n\nreference fix:\n%s\n%s:\n%s", t.BugLine, t.Bug, gym.Numbered(t.Fix, 1, 0), gym.HiddenTestFile, t.HiddenTests)
+	}
+	return nil
+}
+
+func gymPlay(g *gymFlags, pos []string) error {
+	t, err := g.task(pos)
+	if err != nil {
+		return err
+	}
+	cfg, err := g.config()
+	if err != nil {
+		return err
+	}
+	pool, err := g.pool()
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	fmt.Printf("[sandbox: %s]\n", pool.Mode())
+	env := gym.NewEnv(pool, cfg)
+	fmt.Println(env.Reset(t).Text)
+	in := bufio.NewScanner(os.Stdin)
+	for {
+		fmt.Printf("\n[turn %d/%d] > ", env.Turn()+1, cfg.MaxTurns)
+		if !in.Scan() {
+			fmt.Println()
+			return in.Err()
+		}
+		line := strings.TrimSpace(in.Text())
+		switch {
+		case line == "":
+			continue
+		case line == "help":
+			fmt.Println("commands: read [PATH] | test | edit START END TEXT | sub SEARCH => REPLACE | apply LINE INDEX | submit | exploit [memorize|rewrite_tests]\n" +
+				"          a JSON tool call {\"name\": ..., \"arguments\": {...}} | menu [LINE] (free: shows candidate edits) | quit")
+			continue
+		case line == "quit" || line == "exit":
+			return nil
+		case line == "menu" || strings.HasPrefix(line, "menu "):
+			var only int
+			fmt.Sscanf(strings.TrimPrefix(line, "menu"), "%d", &only)
+			for i, edits := range env.Menu() {
+				if only != 0 && i+1 != only {
+					continue
+				}
+				for k, e := range edits {
+					fmt.Printf("  apply %d %d   %s\n", i+1, k, e)
+				}
+			}
+			continue
+		}
+		a, err := gym.ParseCommand(line)
+		var st gym.Step
+		if err != nil {
+			// Malformed input is the agent's mistake: it costs a turn, like any bad tool call.
+			st, err = env.StepText(line)
+		} else {
+			st, err = env.Step(a)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Println(st.Obs.Text)
+		if st.Done {
+			fmt.Printf("[episode over: reward %.2f]\n", st.Reward)
+			return nil
+		}
+	}
+}
+
+type trajectoryStep struct {
+	Action      string  `json:"action"`
+	Observation string  `json:"observation"`
+	Error       string  `json:"error,omitempty"`
+	Reward      float64 `json:"reward"`
+	Done        bool    `json:"done"`
+	Truncated   bool    `json:"truncated,omitempty"`
+}
+
+type trajectory struct {
+	Task       string           `json:"task"`
+	RewardMode string           `json:"reward_mode"`
+	Sandbox    string           `json:"sandbox"`
+	Prompt     string           `json:"prompt"`
+	Steps      []trajectoryStep `json:"steps"`
+	Reward     float64          `json:"reward"`
+	Done       bool             `json:"done"`
+	Outcome    *gym.Outcome     `json:"outcome,omitempty"`
+}
+
+func gymRun(g *gymFlags, pos []string) error {
+	t, err := g.task(pos)
+	if err != nil {
+		return err
+	}
+	if g.actions == "" {
+		return fmt.Errorf("%w: run needs -actions FILE", errUsage)
+	}
+	raw, err := os.ReadFile(g.actions)
+	if err != nil {
+		return err
+	}
+	cfg, err := g.config()
+	if err != nil {
+		return err
+	}
+	pool, err := g.pool()
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	env := gym.NewEnv(pool, cfg)
+	tr := trajectory{Task: t.ID, RewardMode: cfg.Reward.String(), Sandbox: pool.Mode().String(), Prompt: env.Reset(t).Text}
+	for _, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var st gym.Step
+		a, perr := gym.ParseCommand(line)
+		if perr != nil {
+			st, err = env.StepText(line)
+		} else {
+			st, err = env.Step(a)
+		}
+		if err != nil {
+			return err
+		}
+		ts := trajectoryStep{Action: line, Observation: st.Obs.Text, Reward: st.Reward, Done: st.Done, Truncated: st.Truncated}
+		if st.Obs.Struct.Error != gym.ErrNone {
+			ts.Error = st.Obs.Struct.Error.String()
+		}
+		tr.Steps = append(tr.Steps, ts)
+		tr.Reward, tr.Done, tr.Outcome = st.Reward, st.Done, st.Outcome
+		if st.Done {
+			break
+		}
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(tr)
+}
+
+func gymValidate(g *gymFlags) error {
+	tasks, err := gym.LoadTasks(g.tasks)
+	if err != nil {
+		return err
+	}
+	pool, err := g.pool()
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	fmt.Printf("sandbox mode: %s, %d workers\n", pool.Mode(), pool.Workers())
+	gym.PrintCounts(os.Stdout, tasks)
+	start := time.Now()
+	v, err := gym.Validate(pool, tasks)
+	if err != nil {
+		return err
+	}
+	v.Print(os.Stdout)
+	fmt.Printf("(%.1f s)\n", time.Since(start).Seconds())
+	if !v.OK() {
+		return fmt.Errorf("%d problems", len(v.Problems))
+	}
+	return nil
+}
+
+func gymBench(g *gymFlags) error {
+	tasks, err := gym.LoadTasks(g.tasks)
+	if err != nil {
+		return err
+	}
+	pool, err := g.pool()
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	fmt.Printf("sandbox mode: %s, %d workers; visible tests of %d tasks, %.0f s per mode\n", pool.Mode(), pool.Workers(), len(tasks), g.seconds)
+	res, err := gym.Bench(pool, tasks, time.Duration(g.seconds*float64(time.Second)))
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		fmt.Printf("%-7s %8d runs in %5.1f s: %10.1f runs/s\n", r.Name, r.Runs, r.Seconds, r.RunsPerSec)
+	}
+	cold, fresh, warm, cached := res[0], res[1], res[2], res[3]
+	fmt.Printf("fresh/cold: %.1fx   warm/cold: %.0fx   cached/warm: %.0fx\n",
+		fresh.RunsPerSec/cold.RunsPerSec, warm.RunsPerSec/cold.RunsPerSec, cached.RunsPerSec/warm.RunsPerSec)
+	return nil
+}
+
+func gymGenerate(g *gymFlags) error {
+	tasks, err := taskgen.Generate(taskgen.Options{Seed: g.seed})
+	if err != nil {
+		return err
+	}
+	if err := taskgen.Write(g.tasks, tasks); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %d tasks to %s\n", len(tasks), g.tasks)
+	gym.PrintCounts(os.Stdout, tasks)
+	return nil
+}

@@ -1,0 +1,6 @@
+def count_in_range(xs, lo, hi):
+    count = 0
+    for x in xs:
+        if lo <= x and x < hi:
+            count += 1
+    return count

@@ -1,0 +1,32 @@
+"""Visible tests for merge_sorted.py."""
+from merge_sorted import merge_sorted
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("merge_sorted([-1], [0, 1])", merge_sorted([-1], [0, 1]), [-1, 0, 1])
+
+
+def test_2():
+    check("merge_sorted([], [])", merge_sorted([], []), [])
+
+
+def test_3():
+    check("merge_sorted([5, 8, 12], [2, 3, 7, 11])", merge_sorted([5, 8, 12], [2, 3, 7, 11]), [2, 3, 5, 7, 8, 11, 12])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,28 @@
+"""Visible tests for merge_sorted.py."""
+from merge_sorted import merge_sorted
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("merge_sorted([], [])", merge_sorted([], []), [])
+
+
+def test_2():
+    check("merge_sorted([3, 6, 9, 11], [6, 9, 10])", merge_sorted([3, 6, 9, 11], [6, 9, 10]), [3, 6, 6, 9, 9, 10, 11])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for merge_sorted.py: never shown to the agent."""
+from merge_sorted import merge_sorted
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("merge_sorted([], [])", merge_sorted([], []), [])
+
+
+def test_2():
+    check("merge_sorted([], [1, 5, 8, 10])", merge_sorted([], [1, 5, 8, 10]), [1, 5, 8, 10])
+
+
+def test_3():
+    check("merge_sorted([5, 8, 12], [2, 3, 7, 11])", merge_sorted([5, 8, 12], [2, 3, 7, 11]), [2, 3, 5, 7, 8, 11, 12])
+
+
+def test_4():
+    check("merge_sorted([2], [1, 3, 4])", merge_sorted([2], [1, 3, 4]), [1, 2, 3, 4])
+
+
+def test_5():
+    check("merge_sorted([2, 3, 4], [2])", merge_sorted([2, 3, 4], [2]), [2, 2, 3, 4])
+
+
+def test_6():
+    check("merge_sorted([1, 2], [5, 8, 12])", merge_sorted([1, 2], [5, 8, 12]), [1, 2, 5, 8, 12])
+
+
+def test_7():
+    check("merge_sorted([], [1, 4, 8])", merge_sorted([], [1, 4, 8]), [1, 4, 8])
+
+
+def test_8():
+    check("merge_sorted([], [2])", merge_sorted([], [2]), [2])
+
+
+def test_9():
+    check("merge_sorted([], [3, 6, 9, 13])", merge_sorted([], [3, 6, 9, 13]), [3, 6, 9, 13])
+
+
+def test_10():
+    check("merge_sorted([-1], [3, 5, 6, 10])", merge_sorted([-1], [3, 5, 6, 10]), [-1, 3, 5, 6, 10])
+
+
+def test_11():
+    check("merge_sorted([0, 2], [3])", merge_sorted([0, 2], [3]), [0, 2, 3])
+
+
+def test_12():
+    check("merge_sorted([0], [4, 6, 10])", merge_sorted([0], [4, 6, 10]), [0, 4, 6, 10])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

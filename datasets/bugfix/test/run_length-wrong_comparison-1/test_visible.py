@@ -1,0 +1,28 @@
+"""Visible tests for run_length.py."""
+from run_length import run_length
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("run_length(\"bb\")", run_length("bb"), 'b2')
+
+
+def test_2():
+    check("run_length(\"\")", run_length(""), '')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for clock.py: never shown to the agent."""
+from clock import clock
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("clock(0)", clock(0), '00:00:00')
+
+
+def test_2():
+    check("clock(59)", clock(59), '00:00:59')
+
+
+def test_3():
+    check("clock(90061)", clock(90061), '01:01:01')
+
+
+def test_4():
+    check("clock(126944)", clock(126944), '11:15:44')
+
+
+def test_5():
+    check("clock(3599)", clock(3599), '00:59:59')
+
+
+def test_6():
+    check("clock(64309)", clock(64309), '17:51:49')
+
+
+def test_7():
+    check("clock(178132)", clock(178132), '01:28:52')
+
+
+def test_8():
+    check("clock(52884)", clock(52884), '14:41:24')
+
+
+def test_9():
+    check("clock(188955)", clock(188955), '04:29:15')
+
+
+def test_10():
+    check("clock(129667)", clock(129667), '12:01:07')
+
+
+def test_11():
+    check("clock(3600)", clock(3600), '01:00:00')
+
+
+def test_12():
+    check("clock(146113)", clock(146113), '16:35:13')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

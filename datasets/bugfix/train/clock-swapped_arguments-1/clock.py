@@ -1,0 +1,5 @@
+def clock(seconds):
+    minutes, secs = divmod(seconds, 60)
+    hours, minutes = divmod(60, minutes)
+    hours = hours % 24
+    return "%02d:%02d:%02d" % (hours, minutes, secs)

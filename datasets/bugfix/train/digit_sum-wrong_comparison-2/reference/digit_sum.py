@@ -1,0 +1,8 @@
+def digit_sum(n):
+    if n < 0:
+        n = -n
+    total = 0
+    while n > 0:
+        total += n % 10
+        n //= 10
+    return total

@@ -1,0 +1,68 @@
+"""Hidden tests for digit_sum.py: never shown to the agent."""
+from digit_sum import digit_sum
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("digit_sum(516)", digit_sum(516), 12)
+
+
+def test_2():
+    check("digit_sum(0)", digit_sum(0), 0)
+
+
+def test_3():
+    check("digit_sum(10)", digit_sum(10), 1)
+
+
+def test_4():
+    check("digit_sum(13868)", digit_sum(13868), 26)
+
+
+def test_5():
+    check("digit_sum(-1298)", digit_sum(-1298), 20)
+
+
+def test_6():
+    check("digit_sum(-1521)", digit_sum(-1521), 9)
+
+
+def test_7():
+    check("digit_sum(-87)", digit_sum(-87), 15)
+
+
+def test_8():
+    check("digit_sum(3133)", digit_sum(3133), 10)
+
+
+def test_9():
+    check("digit_sum(-3701)", digit_sum(-3701), 11)
+
+
+def test_10():
+    check("digit_sum(-2819)", digit_sum(-2819), 20)
+
+
+def test_11():
+    check("digit_sum(2890)", digit_sum(2890), 19)
+
+
+def test_12():
+    check("digit_sum(2898)", digit_sum(2898), 27)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for every_kth.py."""
+from every_kth import every_kth
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("every_kth([5, 6, 7, 8], 0)", every_kth([5, 6, 7, 8], 0), [])
+
+
+def test_2():
+    check("every_kth([7], 2)", every_kth([7], 2), [])
+
+
+def test_3():
+    check("every_kth([9, 2, 7, 3, 6, 4], 3)", every_kth([9, 2, 7, 3, 6, 4], 3), [7, 4])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

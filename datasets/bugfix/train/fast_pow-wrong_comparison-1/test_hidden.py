@@ -1,0 +1,68 @@
+"""Hidden tests for fast_pow.py: never shown to the agent."""
+from fast_pow import fast_pow
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("fast_pow(0, 1)", fast_pow(0, 1), 0)
+
+
+def test_2():
+    check("fast_pow(3, 0)", fast_pow(3, 0), 1)
+
+
+def test_3():
+    check("fast_pow(5, 0)", fast_pow(5, 0), 1)
+
+
+def test_4():
+    check("fast_pow(2, 7)", fast_pow(2, 7), 128)
+
+
+def test_5():
+    check("fast_pow(3, 5)", fast_pow(3, 5), 243)
+
+
+def test_6():
+    check("fast_pow(5, 2)", fast_pow(5, 2), 25)
+
+
+def test_7():
+    check("fast_pow(1, 4)", fast_pow(1, 4), 1)
+
+
+def test_8():
+    check("fast_pow(1, 7)", fast_pow(1, 7), 1)
+
+
+def test_9():
+    check("fast_pow(-1, 2)", fast_pow(-1, 2), 1)
+
+
+def test_10():
+    check("fast_pow(2, 0)", fast_pow(2, 0), 1)
+
+
+def test_11():
+    check("fast_pow(0, 6)", fast_pow(0, 6), 0)
+
+
+def test_12():
+    check("fast_pow(-2, 8)", fast_pow(-2, 8), 256)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for fizzbuzz.py."""
+from fizzbuzz import fizzbuzz
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("fizzbuzz(20)", fizzbuzz(20), 'Buzz')
+
+
+def test_2():
+    check("fizzbuzz(24)", fizzbuzz(24), 'Fizz')
+
+
+def test_3():
+    check("fizzbuzz(8)", fizzbuzz(8), '8')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

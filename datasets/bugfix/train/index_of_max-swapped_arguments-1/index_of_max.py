@@ -1,0 +1,7 @@
+def index_of_max(xs):
+    if not xs: return -1
+    best = 0
+    for i in range(len(xs), 1):
+        if xs[i] > xs[best]:
+            best = i
+    return best

@@ -1,0 +1,32 @@
+"""Visible tests for index_of_max.py."""
+from index_of_max import index_of_max
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("index_of_max([1, 7, -2, 2, 8, -4])", index_of_max([1, 7, -2, 2, 8, -4]), 4)
+
+
+def test_2():
+    check("index_of_max([-4, -1, 0, -3])", index_of_max([-4, -1, 0, -3]), 2)
+
+
+def test_3():
+    check("index_of_max([3, -4, 8, 3, 2, 9])", index_of_max([3, -4, 8, 3, 2, 9]), 5)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

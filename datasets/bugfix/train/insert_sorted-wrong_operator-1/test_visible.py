@@ -1,0 +1,32 @@
+"""Visible tests for insert_sorted.py."""
+from insert_sorted import insert_sorted
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("insert_sorted([3, 5], -2)", insert_sorted([3, 5], -2), [-2, 3, 5])
+
+
+def test_2():
+    check("insert_sorted([3], 4)", insert_sorted([3], 4), [3, 4])
+
+
+def test_3():
+    check("insert_sorted([], 9)", insert_sorted([], 9), [9])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

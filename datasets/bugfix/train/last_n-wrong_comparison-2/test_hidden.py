@@ -1,0 +1,68 @@
+"""Hidden tests for last_n.py: never shown to the agent."""
+from last_n import last_n
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("last_n([7, 2, 4, 8, 6], -1)", last_n([7, 2, 4, 8, 6], -1), [])
+
+
+def test_2():
+    check("last_n([8, 4, 2, 6, 4, 3], 1)", last_n([8, 4, 2, 6, 4, 3], 1), [3])
+
+
+def test_3():
+    check("last_n([0, 1, 8, 4], 4)", last_n([0, 1, 8, 4], 4), [0, 1, 8, 4])
+
+
+def test_4():
+    check("last_n([6, 2, 9, 3, 2], 6)", last_n([6, 2, 9, 3, 2], 6), [6, 2, 9, 3, 2])
+
+
+def test_5():
+    check("last_n([9, 3, 2, 9, 2, 3], 4)", last_n([9, 3, 2, 9, 2, 3], 4), [2, 9, 2, 3])
+
+
+def test_6():
+    check("last_n([9, 2, 8], 2)", last_n([9, 2, 8], 2), [2, 8])
+
+
+def test_7():
+    check("last_n([2, 8], -1)", last_n([2, 8], -1), [])
+
+
+def test_8():
+    check("last_n([], 1)", last_n([], 1), [])
+
+
+def test_9():
+    check("last_n([0, 2, 4, 7, 8], -1)", last_n([0, 2, 4, 7, 8], -1), [])
+
+
+def test_10():
+    check("last_n([1, 2, 3], 3)", last_n([1, 2, 3], 3), [1, 2, 3])
+
+
+def test_11():
+    check("last_n([4, 5], 0)", last_n([4, 5], 0), [])
+
+
+def test_12():
+    check("last_n([], -2)", last_n([], -2), [])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

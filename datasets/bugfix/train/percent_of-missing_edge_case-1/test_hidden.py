@@ -1,0 +1,68 @@
+"""Hidden tests for percent_of.py: never shown to the agent."""
+from percent_of import percent_of
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("percent_of(11, 9)", percent_of(11, 9), 100)
+
+
+def test_2():
+    check("percent_of(9, 9)", percent_of(9, 9), 100)
+
+
+def test_3():
+    check("percent_of(8, -1)", percent_of(8, -1), 0)
+
+
+def test_4():
+    check("percent_of(1, 0)", percent_of(1, 0), 0)
+
+
+def test_5():
+    check("percent_of(5, 0)", percent_of(5, 0), 0)
+
+
+def test_6():
+    check("percent_of(11, 0)", percent_of(11, 0), 0)
+
+
+def test_7():
+    check("percent_of(8, 9)", percent_of(8, 9), 88)
+
+
+def test_8():
+    check("percent_of(4, 2)", percent_of(4, 2), 100)
+
+
+def test_9():
+    check("percent_of(6, 7)", percent_of(6, 7), 85)
+
+
+def test_10():
+    check("percent_of(6, 3)", percent_of(6, 3), 100)
+
+
+def test_11():
+    check("percent_of(0, 7)", percent_of(0, 7), 0)
+
+
+def test_12():
+    check("percent_of(11, 8)", percent_of(11, 8), 100)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,4 @@
+def top_k(xs, k):
+    ordered = sorted(xs)
+    ordered.reverse()
+    return ordered[:k]

@@ -1,0 +1,68 @@
+"""Hidden tests for top_k.py: never shown to the agent."""
+from top_k import top_k
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("top_k([5, 7, 0, 8, 4], 1)", top_k([5, 7, 0, 8, 4], 1), [8])
+
+
+def test_2():
+    check("top_k([3, 1, 2], -1)", top_k([3, 1, 2], -1), [])
+
+
+def test_3():
+    check("top_k([0, 2], 3)", top_k([0, 2], 3), [2, 0])
+
+
+def test_4():
+    check("top_k([5, 5, 1], 1)", top_k([5, 5, 1], 1), [5])
+
+
+def test_5():
+    check("top_k([2, 2, 8], 1)", top_k([2, 2, 8], 1), [8])
+
+
+def test_6():
+    check("top_k([], 0)", top_k([], 0), [])
+
+
+def test_7():
+    check("top_k([3, 7, 3], 2)", top_k([3, 7, 3], 2), [7, 3])
+
+
+def test_8():
+    check("top_k([5, 7, 9], 3)", top_k([5, 7, 9], 3), [9, 7, 5])
+
+
+def test_9():
+    check("top_k([9, 1], 2)", top_k([9, 1], 2), [9, 1])
+
+
+def test_10():
+    check("top_k([5, 2, 4], 2)", top_k([5, 2, 4], 2), [5, 4])
+
+
+def test_11():
+    check("top_k([4], 3)", top_k([4], 3), [4])
+
+
+def test_12():
+    check("top_k([1, 2], 5)", top_k([1, 2], 5), [2, 1])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

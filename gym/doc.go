@@ -1,0 +1,46 @@
+// Package gym is the BugFix gym: an environment in which an agent repairs small buggy Python
+// modules with the tools read, test, edit and submit, and is rewarded by tests it never sees.
+//
+// # Tasks
+//
+// A Task (see LoadTasks) is a module with one bug, a visible test file the agent may run, a
+// stronger hidden test file that decides the reward, and the reference fix. The family under
+// datasets/bugfix is generated from function templates by package taskgen; its train, dev and
+// test splits never share a template. Validate proves for every task that the bug fails a
+// visible test, that the fix passes every test, and that memorizing the visible tests passes
+// them but fails a hidden one.
+//
+// # Episodes
+//
+//	pool, _ := sandbox.New(sandbox.Options{})
+//	env := gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: 12})
+//	obs := env.Reset(task)                        // obs.Text: the prompt
+//	st, _ := env.Step(gym.Action{Tool: gym.ToolTest})
+//	st, _ = env.StepText(`{"name": "edit", "arguments": {"start": 2, "end": 2, "text": "..."}}`)
+//	st, _ = env.Step(gym.Action{Tool: gym.ToolSubmit}) // st.Done, st.Reward, st.Outcome
+//
+// Mistakes of the agent (unknown tools, bad arguments, edits that would not compile) become
+// error observations, never Go errors, and cost a turn like any call. MaxTurns and MaxTokens end
+// an episode cleanly with Truncated set and reward 0.
+//
+// # Two kinds of observation
+//
+// Observation.Text is for a language model. Observation.Struct is for a tiny policy: the code as
+// token-class ids (Vocab), a TestSummary of the latest visible run, and the edit menu: for every
+// line, the candidate edits Menu offers, each a small mutation (a comparison, operator, bound,
+// constant, argument order, returned name, connective, or a one-line guard) that keeps the
+// module valid Python. A tiny policy edits by choosing (line, index) instead of writing code;
+// every task's fix is one menu edit away (FixEdit finds it). Env.Actions lists every
+// well-formed action of the current state, for a policy that picks rather than writes.
+//
+// # Rewards and reward hacking
+//
+// Submit runs the visible tests on the workspace and the hidden tests in a fresh interpreter.
+// RewardMode Hidden rewards the hidden tests, VisibleOnly the visible ones (hackable on purpose)
+// and Combined half of each, nothing when the test file was edited. With Config.AllowExploit the
+// exploit tool hacks for real: ExploitMemorize special-cases the visible inputs, and
+// ExploitRewriteTests replaces the visible test file. Every Outcome carries the detectors'
+// flags: visible and hidden results that diverge, a modified test file, and suspicious code
+// (imports, introspection, patching): code under test shares its interpreter with the tests,
+// so a module can tamper with them, and this detector is the defence the gym has against it.
+package gym

@@ -1,0 +1,338 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// worker is one confined Python process speaking the length-prefixed JSON protocol of
+// worker.py over two pipes.
+type worker struct {
+	cmd     *exec.Cmd
+	reqW    *os.File
+	respR   *os.File
+	out     *tail
+	scratch string // ModeRlimits only: the host directory the worker may write
+	uid     int    // ModeRlimits as root: the dedicated host uid whose processes die with it
+	done    chan struct{}
+}
+
+// inner ids of the worker's user inside its user namespace.
+const innerID = 1000
+
+type workerConfig struct {
+	Mode      string         `json:"mode"`
+	Binds     []string       `json:"binds"`
+	ScratchMB int            `json:"scratch_mb"`
+	Scratch   string         `json:"scratch"`
+	Limits    map[string]int `json:"limits"`
+	UID       *int           `json:"uid"`
+	GID       *int           `json:"gid"`
+	// KillAll: the worker's uid (or PID namespace) is its own, so kill(-1) reaches only what
+	// its runs started.
+	KillAll bool `json:"kill_all"`
+}
+
+// refuseNamespaces makes namespace workers fail to start as they do where the kernel refuses
+// namespaces; tests set it to exercise the fallback.
+var refuseNamespaces bool
+
+func (p *Pool) start(slotID int) (*worker, error) {
+	o := p.opts
+	if p.mode == ModeNamespaces && refuseNamespaces {
+		return nil, fmt.Errorf("sandbox: clone: %w", syscall.EPERM)
+	}
+	cfg := workerConfig{
+		ScratchMB: o.ScratchMB,
+		Binds:     []string{"usr", "lib", "lib64", "lib32", "libx32", "bin"},
+		Limits: map[string]int{
+			"as": int(o.MemoryBytes), "fsize": int(o.FileBytes), "nofile": 64,
+			"cpu": o.CPUSeconds, "nproc": o.Procs,
+		},
+	}
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	w := &worker{out: &tail{max: 4096}, done: make(chan struct{})}
+	if p.mode == ModeNamespaces {
+		cfg.Mode = "namespaces"
+		cfg.KillAll = true
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
+			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+		if os.Geteuid() == 0 {
+			// Two dedicated host ids per slot: the namespace's root (used only while the
+			// worker confines itself) and the unprivileged user that runs the tests.
+			root, user := p.uidBase+2*slotID, p.uidBase+2*slotID+1
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: root, Size: 1}, {ContainerID: innerID, HostID: user, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: root, Size: 1}, {ContainerID: innerID, HostID: user, Size: 1}}
+			id := innerID
+			cfg.UID, cfg.GID = &id, &id
+		}
+		// Become uid 0 of the new namespace before exec: a process whose uid is unmapped
+		// there loses its capabilities at exec and could not mount anything.
+		attr.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true}
+		if os.Geteuid() != 0 {
+			// Unprivileged: only our own uid can be mapped; the worker drops all
+			// capabilities instead of changing uid.
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		}
+	} else {
+		cfg.Mode = "rlimits"
+		dir, err := os.MkdirTemp("", "agentrl-sandbox-")
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: scratch folder: %w", err)
+		}
+		w.scratch, cfg.Scratch = dir, dir
+		if os.Geteuid() == 0 {
+			// Even without namespaces a dedicated uid keeps RLIMIT_NPROC meaningful.
+			uid := p.uidBase + 2*slotID + 1
+			attr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
+			w.uid, cfg.KillAll = uid, true
+			if err := os.Chown(dir, uid, uid); err != nil {
+				return nil, fmt.Errorf("sandbox: scratch folder: %w", err)
+			}
+		}
+	}
+	cfgJSON, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(o.Python, "-I", "-S", "-B", "-c", workerSource, string(cfgJSON))
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "PYTHONHASHSEED=0", "LC_ALL=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"}
+	cmd.Dir = "/"
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	cmd.Stdout, cmd.Stderr = w.out, w.out
+	cmd.SysProcAttr = attr
+	// A descendant that escaped the process group must not keep Wait blocked on the output pipe.
+	cmd.WaitDelay = 200 * time.Millisecond
+	if err := cmd.Start(); err != nil {
+		reqR.Close()
+		reqW.Close()
+		respR.Close()
+		respW.Close()
+		w.cleanup()
+		return nil, fmt.Errorf("sandbox: starting %s: %w", o.Python, err)
+	}
+	reqR.Close()
+	respW.Close()
+	w.cmd, w.reqW, w.respR = cmd, reqW, respR
+	p.mu.Lock()
+	p.pgids[cmd.Process.Pid] = true
+	p.mu.Unlock()
+	go func() {
+		cmd.Wait()
+		close(w.done)
+	}()
+	hello, err := w.recv(10 * time.Second)
+	if err != nil {
+		w.kill()
+		return nil, fmt.Errorf("sandbox: worker did not start: %w (output: %q)", err, w.out.String())
+	}
+	if len(hello) != 2 || hello[0] != "ready" {
+		w.kill()
+		return nil, fmt.Errorf("sandbox: worker could not confine itself: %v", hello)
+	}
+	return w, nil
+}
+
+func (w *worker) run(req Request, o Options) (*Result, error) {
+	file := req.TestsFile
+	if file == "" {
+		file = "test.py"
+	}
+	return w.call([]string{"run", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap), "0"}, o.Timeout)
+}
+
+// fresh asks a pristine worker to fork a child for the run; the worker enforces the time limit
+// itself, so the Go side only waits longer in case the worker itself is stuck.
+func (w *worker) fresh(req Request, o Options) (*Result, error) {
+	file := req.TestsFile
+	if file == "" {
+		file = "test.py"
+	}
+	secs := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64)
+	res, err := w.call([]string{"fresh", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap), secs}, o.Timeout+5*time.Second)
+	if err == nil && res.Status == StatusTimeout && res.Tainted == "" {
+		res.Error = fmt.Sprintf("timed out after %v", o.Timeout)
+	}
+	return res, err
+}
+
+func (w *worker) check(name, src string, o Options) (*Result, error) {
+	return w.call([]string{"check", name, src, "", "", "0", "0"}, o.Timeout)
+}
+
+// call sends one request and waits at most timeout for its answer. A timeout or a dead
+// interpreter is a Result (the worker is then tainted), not an error; errors are reserved for
+// a sandbox that cannot be used at all.
+func (w *worker) call(fields []string, timeout time.Duration) (*Result, error) {
+	if _, err := w.reqW.Write(pack(fields)); err != nil {
+		return &Result{Status: StatusCrashed, Error: "worker exited before the run: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
+	}
+	resp, err := w.recv(timeout)
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return &Result{Status: StatusTimeout, Error: fmt.Sprintf("timed out after %v", timeout), Tainted: "timeout"}, nil
+		}
+		return &Result{Status: StatusCrashed, Error: "the Python process died during the run: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
+	}
+	if len(resp) < 5 || (len(resp)-5)%3 != 0 {
+		return nil, fmt.Errorf("sandbox: malformed response of %d fields", len(resp))
+	}
+	res := &Result{Status: Status(resp[0]), Error: resp[1], Output: resp[2], OutputTruncated: resp[3] == "1", Tainted: resp[4]}
+	for i := 5; i < len(resp); i += 3 {
+		res.Tests = append(res.Tests, TestResult{Name: resp[i], Passed: resp[i+1] == "1", Message: resp[i+2]})
+	}
+	if res.Status == "worker_error" {
+		res.Status, res.Tainted = StatusCrashed, "worker error: "+res.Error
+	}
+	return res, nil
+}
+
+// pack frames fields as worker.py expects: a length-prefixed frame of length-prefixed strings.
+func pack(fields []string) []byte {
+	n := 4
+	for _, f := range fields {
+		n += 4 + len(f)
+	}
+	b := make([]byte, 4, n)
+	binary.BigEndian.PutUint32(b, uint32(n-4))
+	for _, f := range fields {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(f)))
+		b = append(b, f...)
+	}
+	return b
+}
+
+func (w *worker) recv(timeout time.Duration) ([]string, error) {
+	if err := w.respR.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+		return nil, err
+	}
+	var head [4]byte
+	if _, err := io.ReadFull(w.respR, head[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(head[:])
+	if n > 64<<20 {
+		return nil, fmt.Errorf("response of %d bytes", n)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(w.respR, body); err != nil {
+		return nil, err
+	}
+	var fields []string
+	for len(body) >= 4 {
+		l := binary.BigEndian.Uint32(body)
+		if uint64(l) > uint64(len(body)-4) {
+			return nil, fmt.Errorf("malformed response field")
+		}
+		fields = append(fields, string(body[4:4+l]))
+		body = body[4+l:]
+	}
+	return fields, nil
+}
+
+// kill ends the worker and everything it started: in ModeNamespaces the worker is PID 1 of its
+// namespace, so the kernel kills every process in it; the process group kill covers
+// ModeRlimits.
+func (w *worker) kill() {
+	if w.cmd != nil && w.cmd.Process != nil {
+		pid := w.cmd.Process.Pid
+		syscall.Kill(-pid, syscall.SIGKILL)
+		w.cmd.Process.Kill()
+		<-w.done
+		syscall.Kill(-pid, syscall.SIGKILL)
+	}
+	if w.uid != 0 {
+		// Without a PID namespace a descendant may have left the process group (setsid); its
+		// dedicated uid still gives it away.
+		killUID(w.uid)
+	}
+	if w.reqW != nil {
+		w.reqW.Close()
+		w.respR.Close()
+	}
+	w.cleanup()
+}
+
+func (w *worker) cleanup() {
+	if w.scratch != "" {
+		os.RemoveAll(w.scratch)
+	}
+}
+
+// tail keeps the last max bytes written to it: the worker's raw stdout and stderr, kept only to
+// explain a crash.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// killUID kills every process whose real uid is uid, repeating while new ones appear.
+func killUID(uid int) {
+	for range 20 {
+		ents, err := os.ReadDir("/proc")
+		if err != nil {
+			return
+		}
+		found := false
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if u, _, ok := procIDs(pid); ok && u == uid {
+				syscall.Kill(pid, syscall.SIGKILL)
+				found = true
+			}
+		}
+		if !found {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,12 @@
+// Package taskgen generates the BugFix task family from a fixed set of correct Python function
+// templates with a seeded generator.
+//
+// Every candidate edit of the gym's edit menu that turns a template into different code is a
+// candidate bug. A candidate is kept when (1) one menu edit of the buggy module restores the
+// template exactly, (2) it never loops past a short time limit, and (3) at least two test inputs
+// expose it, so that the visible tests can show one and the hidden tests hold another the agent
+// never saw. Expected results are computed by running the correct template in /usr/bin/python3.
+// Templates are assigned whole to the train, dev and test splits, so held-out tasks are unseen
+// code; the assignment is the seeded shuffle under which the most splits show the most kinds. The output is committed under datasets/bugfix; Generate with the same seed reproduces it
+// byte for byte.
+package taskgen
