@@ -166,6 +166,9 @@ func checkPrefix(t *testing.T, tok *tokenizer.Tokenizer, tmpl *chat.Template, pr
 	withTurn := append(slices.Clone(conversation), turn)
 	response := chat.Message{Role: "tool", Content: "def add(a, b):\n    return a - b"}
 	think := slices.Index(prompt, mustID(t, tok, "<think>"))
+	if think < 0 {
+		t.Fatal("the generation prompt has no <think> token")
+	}
 	tests := []struct {
 		name      string
 		messages  []chat.Message
@@ -193,7 +196,8 @@ func checkPrefix(t *testing.T, tok *tokenizer.Tokenizer, tmpl *chat.Template, pr
 				}
 				return
 			}
-			if !slices.Equal(ids[:tc.diverge], prompt[:tc.diverge]) || slices.Equal(ids[:len(prompt)], prompt) {
+			if len(ids) < tc.diverge+len(generated) || !slices.Equal(ids[:tc.diverge], prompt[:tc.diverge]) ||
+				ids[tc.diverge] == prompt[tc.diverge] {
 				t.Fatalf("re-rendered ids should first differ from the prompt at %d (%q):\n%s", tc.diverge, tok.Token(prompt[tc.diverge]), text)
 			}
 			if !slices.Equal(ids[tc.diverge:tc.diverge+len(generated)], generated) {
