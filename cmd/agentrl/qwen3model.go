@@ -11,13 +11,14 @@ import (
 
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/agenticrl/course/qwen3/safetensors"
+	"github.com/agenticrl/course/qwen3/tokenizer"
 )
 
 func init() {
 	qwen3Commands["init-tiny"] = command{name: "init-tiny",
 		summary: "write a small random Qwen3-architecture checkpoint (config.json + safetensors)", run: qwen3InitTiny}
 	qwen3Commands["logprobs"] = command{name: "logprobs",
-		summary: "print the log-probability of each token of --ids given the ones before it", run: qwen3LogProbs}
+		summary: "print the log-probability of each token of --ids or --text given the ones before it", run: qwen3LogProbs}
 }
 
 // newQwen3ModelFlags makes a flag set that reports bad usage as errUsage instead of exiting.
@@ -78,25 +79,41 @@ func qwen3InitTiny(args []string) error {
 }
 
 func qwen3LogProbs(args []string) error {
-	fs := newQwen3ModelFlags("logprobs", "--model-dir DIR --ids ID,ID,...")
+	const usage = "--model-dir DIR (--ids ID,ID,... | --text TEXT)"
+	fs := newQwen3ModelFlags("logprobs", usage)
 	dir := fs.String("model-dir", "", "model directory (config.json + safetensors)")
 	idList := fs.String("ids", "", "comma-separated token ids, at least two")
+	text := fs.String("text", "", "text to tokenize with the Qwen3 tokenizer instead of --ids (special tokens such as <|im_start|> are recognized)")
+	tokDir := fs.String("tokenizer-dir", "", "with --text: directory with tokenizer.json "+
+		"(default: the model directory when it holds it, else the usual search)")
 	if err := parseQwen3ModelFlags(fs, args); err != nil {
 		return err
 	}
-	if *dir == "" || *idList == "" || fs.NArg() > 0 {
-		return fmt.Errorf("%w: agentrl qwen3 logprobs --model-dir DIR --ids ID,ID,...", errUsage)
+	if *dir == "" || (*idList == "") == (*text == "") || fs.NArg() > 0 {
+		return fmt.Errorf("%w: agentrl qwen3 logprobs %s", errUsage, usage)
 	}
 	var ids []int
-	for _, s := range strings.Split(*idList, ",") {
-		id, err := strconv.Atoi(strings.TrimSpace(s))
+	var tok *tokenizer.Tokenizer
+	if *text != "" {
+		d, err := tokenizerFiles(*tokDir, *dir)
 		if err != nil {
-			return fmt.Errorf("%w: --ids: %v", errUsage, err)
+			return err
 		}
-		ids = append(ids, id)
+		if tok, err = tokenizer.Load(d.Path); err != nil {
+			return err
+		}
+		ids = tok.Encode(*text)
+	} else {
+		for _, s := range strings.Split(*idList, ",") {
+			id, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return fmt.Errorf("%w: --ids: %v", errUsage, err)
+			}
+			ids = append(ids, id)
+		}
 	}
 	if len(ids) < 2 {
-		return fmt.Errorf("%w: --ids needs at least two tokens (the first is only context)", errUsage)
+		return fmt.Errorf("%w: %d token(s): at least two are needed (the first is only context)", errUsage, len(ids))
 	}
 	m, err := model.Load(*dir, nil)
 	if err != nil {
@@ -108,10 +125,18 @@ func qwen3LogProbs(args []string) error {
 	}
 	fmt.Printf("%s: %d layers, hidden %d, vocab %d, %d parameters; computed in float32\n",
 		*dir, m.Config.NumHiddenLayers, m.Config.HiddenSize, m.Config.VocabSize, m.Config.NumParameters())
-	fmt.Printf("%5s %8s %10s\n", "pos", "token", "logprob")
+	fmt.Printf("%5s %8s %10s", "pos", "token", "logprob")
+	if tok != nil {
+		fmt.Printf("  %s", "text")
+	}
+	fmt.Println()
 	total := 0.0
 	for i, lp := range lps {
-		fmt.Printf("%5d %8d %10.4f\n", i+1, ids[i+1], lp)
+		fmt.Printf("%5d %8d %10.4f", i+1, ids[i+1], lp)
+		if tok != nil {
+			fmt.Printf("  %q", tok.TokenBytes(ids[i+1]))
+		}
+		fmt.Println()
 		total += float64(lp)
 	}
 	fmt.Printf("total %.4f over %d tokens (mean %.4f)\n", total, len(lps), total/float64(len(lps)))
