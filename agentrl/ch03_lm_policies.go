@@ -23,7 +23,7 @@ import (
 // LogSoftmax returns log π(i) = z_i − log Σ_j exp(z_j) for logits z. It shifts by the largest
 // logit first, so large logits cannot overflow exp.
 //
-// Defined in ch03_lm_policies.ipynb, "3.1 Categorical".
+// Defined in ch03_lm_policies.ipynb, "3.1 An action is a sequence of tokens".
 func LogSoftmax(logits []float64) []float64 {
 	m := math.Inf(-1)
 	for _, z := range logits {
@@ -47,7 +47,7 @@ func LogSoftmax(logits []float64) []float64 {
 // renormalized. Tokens cut off get −Inf. Ties are broken by the lower id. It panics unless
 // temperature > 0: greedy decoding is not a distribution with a finite log-probability gap.
 //
-// Defined in ch03_lm_policies.ipynb, "3.1 Categorical".
+// Defined in ch03_lm_policies.ipynb, "3.1 An action is a sequence of tokens".
 func SamplingLogProbs(logits []float64, temperature float64, topK int, topP float64) []float64 {
 	if !(temperature > 0) {
 		panic("agentrl: SamplingLogProbs needs a temperature > 0")
@@ -105,7 +105,7 @@ func SamplingLogProbs(logits []float64, temperature float64, topK int, topP floa
 // TinyAgent's limits: how many lines a prompt shows and an edit can name, how many menu entries
 // per line an edit can name, and where counts (tests passed, turns left, ...) saturate.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 const (
 	TinyMaxLines = 16
 	TinyMaxMenu  = 40
@@ -119,10 +119,10 @@ const (
 // and in edit calls), per-line menu sizes, test-summary and turn tokens, and the tool-call tokens
 // CALL, READ, TEST, SUBMIT, EDIT, M0..M39 and END.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 var TinyVocab, tinyIDs = buildTinyVocab()
 
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 func buildTinyVocab() ([]string, map[string]int) {
 	v := []string{"<pad>", "<bos>", "<ind>", "<tests>", "<untested>", "<stale>"}
 	for _, c := range gym.Vocab {
@@ -159,7 +159,7 @@ func buildTinyVocab() ([]string, map[string]int) {
 // TinyToken returns the id of a token of TinyVocab. It panics on an unknown name: the names are
 // fixed, so a miss is a typo in the caller.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 func TinyToken(name string) int {
 	id, ok := tinyIDs[name]
 	if !ok {
@@ -170,7 +170,7 @@ func TinyToken(name string) int {
 
 // tinyCount is the token for a count of a field, saturating at tinyMaxCount.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 func tinyCount(field string, n int) int {
 	return TinyToken(fmt.Sprintf("%s%d", field, min(max(n, 0), tinyMaxCount)))
 }
@@ -184,7 +184,7 @@ func tinyCount(field string, n int) int {
 // Lines beyond TinyMaxLines are left out (no BugFix task has that many). The test summary is the
 // TEST output and the code is the READ output, so the prompt shows what those tools return.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 func EncodeObservation(obs gym.StructObs) []int {
 	ids := []int{TinyToken("<bos>")}
 	for i, line := range obs.Code {
@@ -223,7 +223,7 @@ func EncodeObservation(obs gym.StructObs) []int {
 
 // tinyTools maps the tool tokens to gym tools, in vocabulary order.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 var tinyTools = []struct {
 	token, tool string
 }{{"READ", gym.ToolRead}, {"TEST", gym.ToolTest}, {"SUBMIT", gym.ToolSubmit}, {"EDIT", gym.ToolEdit}}
@@ -237,7 +237,7 @@ var tinyTools = []struct {
 // with only lines whose menu is not empty and only indices inside that line's menu, so every
 // call it lets through is an action the gym accepts. After a complete call nothing is allowed.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	ok := make([]bool, len(TinyVocab))
 	allow := func(name string) { ok[TinyToken(name)] = true }
@@ -290,7 +290,7 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 // TinyAllowed's grammar is an error (unmasked decoding produces such calls; masked decoding
 // cannot). Whether the line and index exist in the current state is the gym's to judge.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func DecodeAction(tokens []int) (gym.Action, error) {
 	name := func(i int) string {
 		if i < len(tokens) && tokens[i] >= 0 && tokens[i] < len(TinyVocab) {
@@ -325,7 +325,7 @@ func DecodeAction(tokens []int) (gym.Action, error) {
 // ActionTokens is the inverse of DecodeAction: the tokens of a read, test, submit or menu-edit
 // action.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func ActionTokens(a gym.Action) ([]int, error) {
 	for _, t := range tinyTools[:3] {
 		if a.Tool == t.tool {
@@ -344,7 +344,7 @@ func ActionTokens(a gym.Action) ([]int, error) {
 
 // tinyNames spells token ids for error messages.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func tinyNames(tokens []int) []string {
 	out := make([]string, len(tokens))
 	for i, t := range tokens {
@@ -358,7 +358,7 @@ func tinyNames(tokens []int) []string {
 
 // TinyAgentConfig sizes a TinyAgent.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
 type TinyAgentConfig struct {
 	Dim, Layers, Heads int
 	Context            int     // longest prompt plus call, in tokens
@@ -368,7 +368,7 @@ type TinyAgentConfig struct {
 
 // DefaultTinyAgentConfig is the size the book trains: d = 64, 2 layers, 4 heads, 256 tokens.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func DefaultTinyAgentConfig() TinyAgentConfig {
 	return TinyAgentConfig{Dim: 64, Layers: 2, Heads: 4, Context: 256, InitScale: 0.02, Seed: 1}
 }
@@ -377,7 +377,7 @@ func DefaultTinyAgentConfig() TinyAgentConfig {
 // causal multi-head attention, SiLU MLP, untied output layer). Its weights are float32 variables
 // of Store, so a trainer builds graphs over Store with LogProbsGraph and updates them in place.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
 type TinyAgent struct {
 	Config  TinyAgentConfig
 	Store   *mlmodel.Store
@@ -390,7 +390,7 @@ type TinyAgent struct {
 
 // tinyShapes lists every weight and its shape, in a fixed order.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func (c TinyAgentConfig) tinyShapes() ([]string, [][]int) {
 	d, v := c.Dim, len(TinyVocab)
 	names := []string{"tok_emb", "pos_emb"}
@@ -413,10 +413,197 @@ func (c TinyAgentConfig) tinyShapes() ([]string, [][]int) {
 	return names, dims
 }
 
+// NumParameters counts the weights.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) NumParameters() int {
+	n := 0
+	_, dims := a.Config.tinyShapes()
+	for _, d := range dims {
+		k := 1
+		for _, x := range d {
+			k *= x
+		}
+		n += k
+	}
+	return n
+}
+
+// weight returns the graph value of one of the agent's weights.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) weight(g *graph.Graph, name string) *graph.Node {
+	return a.Store.GetVariable("/tiny/" + name).NodeValue(g)
+}
+
+// dense applies x·w + b over x's last axis.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func dense(x, w, b *graph.Node) *graph.Node {
+	y := graph.DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{0}, nil)
+	return graph.Add(y, graph.ExpandLeftToRank(b, y.Rank()))
+}
+
+// layerNorm normalizes the last axis to mean 0 and variance 1, then scales and shifts it.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func layerNorm(x, gain, bias *graph.Node) *graph.Node {
+	mean := graph.ReduceAndKeep(x, graph.ReduceMean, -1)
+	centred := graph.Sub(x, mean)
+	variance := graph.ReduceAndKeep(graph.Square(centred), graph.ReduceMean, -1)
+	y := graph.Div(centred, graph.Sqrt(graph.AddScalar(variance, 1e-5)))
+	return graph.Add(graph.Mul(y, graph.ExpandLeftToRank(gain, x.Rank())), graph.ExpandLeftToRank(bias, x.Rank()))
+}
+
+// attend is multi-head attention of queries q [B,H,T,Dh] over keys and values [B,H,S,Dh].
+// bias [B,1,T,S] is added to the scores: 0 where query t may see key s, −1e9 where it may not.
+// Masking by addition rather than selection keeps the cached step cheap on the pure-Go backend.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func attend(q, k, v, bias *graph.Node) *graph.Node {
+	dims := q.Shape().Dimensions
+	b, h, t, dh := dims[0], dims[1], dims[2], dims[3]
+	s := k.Shape().Dimensions[2]
+	scores := graph.DotGeneral(q, []int{3}, []int{0, 1}, k, []int{3}, []int{0, 1}) // [B,H,T,S]
+	scores = graph.Add(graph.MulScalar(scores, 1/math.Sqrt(float64(dh))), graph.BroadcastToDims(bias, b, h, t, s))
+	out := graph.DotGeneral(graph.Softmax(scores, -1), []int{3}, []int{0, 1}, v, []int{2}, []int{0, 1}) // [B,H,T,Dh]
+	return graph.Reshape(graph.TransposeAllAxes(out, 0, 2, 1, 3), b, t, h*dh)
+}
+
+// causalBias is the attention bias of a full pass over T tokens: query t sees keys 0..t.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func causalBias(g *graph.Graph, b, t int) *graph.Node {
+	row := graph.Iota(g, shapes.Make(dtypes.Int32, t, t), 0)
+	col := graph.Iota(g, shapes.Make(dtypes.Int32, t, t), 1)
+	zero := graph.ZerosLike(graph.ConvertDType(row, dtypes.Float32))
+	bias := graph.Where(graph.LessOrEqual(col, row), zero, graph.AddScalar(zero, -1e9))
+	return graph.BroadcastToDims(graph.InsertAxes(bias, 0, 0), b, 1, t, t)
+}
+
+// decode runs the decoder on tokens ids [B,T] at positions pos [B,T] (int32) with attention
+// bias [B,1,T,S] and returns the final normalized hidden states [B,T,d]. cache gives each layer
+// the keys and values [B,H,S,Dh] to attend over, from the layer's fresh ones [B,H,T,Dh]: the
+// same ones in a full pass, the updated cache in a cached step.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) decode(ids, pos, bias *graph.Node, cache func(layer int, k, v *graph.Node) (*graph.Node, *graph.Node)) *graph.Node {
+	g := ids.Graph()
+	c := a.Config
+	dims := ids.Shape().Dimensions
+	b, t, dh := dims[0], dims[1], c.Dim/c.Heads
+	w := func(name string) *graph.Node { return a.weight(g, name) }
+	x := graph.Add(graph.Gather(w("tok_emb"), graph.InsertAxes(ids, -1)), graph.Gather(w("pos_emb"), graph.InsertAxes(pos, -1)))
+	for l := range c.Layers {
+		lw := func(name string) *graph.Node { return w(fmt.Sprintf("layer%d/%s", l, name)) }
+		h := layerNorm(x, lw("ln1_g"), lw("ln1_b"))
+		qkv := dense(h, lw("qkv"), lw("qkv_b"))
+		heads := func(i int) *graph.Node { // [B,H,T,Dh]
+			part := graph.SliceAxis(qkv, 2, graph.AxisRange(i*c.Dim, (i+1)*c.Dim))
+			return graph.TransposeAllAxes(graph.Reshape(part, b, t, c.Heads, dh), 0, 2, 1, 3)
+		}
+		k, v := cache(l, heads(1), heads(2))
+		x = graph.Add(x, dense(attend(heads(0), k, v, bias), lw("out"), lw("out_b")))
+		h = layerNorm(x, lw("ln2_g"), lw("ln2_b"))
+		h = dense(h, lw("mlp1"), lw("mlp1_b"))
+		x = graph.Add(x, dense(graph.Mul(h, graph.Sigmoid(h)), lw("mlp2"), lw("mlp2_b")))
+	}
+	return layerNorm(x, w("lnf_g"), w("lnf_b"))
+}
+
+// logits projects hidden states [..., d] to logits [..., vocab].
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) logits(h *graph.Node) *graph.Node {
+	return graph.DotGeneral(h, []int{h.Rank() - 1}, nil, a.weight(h.Graph(), "head"), []int{0}, nil)
+}
+
+// rowsAt picks x[b, at[b, j]] for x [B,T,...] and at [B,A] (int32): [B,A,...].
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func rowsAt(x, at *graph.Node) *graph.Node {
+	rows := graph.Iota(x.Graph(), at.Shape(), 0)
+	return graph.Gather(x, graph.Stack([]*graph.Node{rows, at}, -1))
+}
+
+// full runs whole rows ids [B,T], token t at position t, causally.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) full(ids *graph.Node, cache func(layer int, k, v *graph.Node) (*graph.Node, *graph.Node)) *graph.Node {
+	dims := ids.Shape().Dimensions
+	pos := graph.Iota(ids.Graph(), ids.Shape(), 1)
+	return a.decode(ids, pos, causalBias(ids.Graph(), dims[0], dims[1]), cache)
+}
+
+// tinyCallSlots is how many cache slots the prompt pass adds after the prompt for the call.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+const tinyCallSlots = 8
+
+// prefillGraph runs whole rows ids [B,P] and returns the logits [B,V] after token last[b] of
+// every row, then every layer's keys and values [B,H,P+tinyCallSlots,Dh]: the cache, with the
+// slots after the prompt left empty for the call's tokens.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) prefillGraph(ids, last *graph.Node) []*graph.Node {
+	var caches []*graph.Node
+	h := a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) {
+		for _, x := range []*graph.Node{k, v} {
+			d := x.Shape().Dimensions
+			room := graph.Zeros(ids.Graph(), shapes.Make(dtypes.Float32, d[0], d[1], tinyCallSlots, d[3]))
+			caches = append(caches, graph.Concatenate([]*graph.Node{x, room}, 2))
+		}
+		return k, v
+	})
+	logits := a.logits(graph.Reshape(rowsAt(h, graph.InsertAxes(last, -1)), -1, a.Config.Dim))
+	return append([]*graph.Node{logits}, caches...)
+}
+
+// stepGraph feeds one token per row, ids [B] at positions pos [B], against the caches (k, v per
+// layer, [B,H,C,Dh]). Every row writes its new key and value into the same cache slot (an int32
+// scalar) after the prompt area, whatever its own position; bias [B,C] (0 or −1e9) says which
+// slots each row may read: its own prompt and its call so far. Positions enter only through
+// the position embedding, so a key's slot does not change what it means.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) stepGraph(ids, pos, slot, bias *graph.Node, caches []*graph.Node) []*graph.Node {
+	g := ids.Graph()
+	zero := graph.ScalarZero(g, dtypes.Int32)
+	at := []*graph.Node{zero, zero, slot, zero}
+	updated := make([]*graph.Node, len(caches))
+	h := a.decode(graph.InsertAxes(ids, -1), graph.InsertAxes(pos, -1), graph.InsertAxes(bias, 1, 1),
+		func(l int, k, v *graph.Node) (*graph.Node, *graph.Node) {
+			updated[2*l] = graph.DynamicUpdateSlice(caches[2*l], k, at)
+			updated[2*l+1] = graph.DynamicUpdateSlice(caches[2*l+1], v, at)
+			return updated[2*l], updated[2*l+1]
+		})
+	logits := a.logits(graph.Reshape(h, -1, a.Config.Dim))
+	return append([]*graph.Node{logits}, updated...)
+}
+
+// LogProbsGraph is what a trainer differentiates: log π(targets[b,j]) under the masked policy at
+// temperature 1, [B,A] float32. ids [B,T] (int32) are the rows (prompt and call, right-padded);
+// the logits after token at[b,j] (int32 [B,A]) predict targets[b,j]; allowed [B,A,V] (float32,
+// 1 or 0) is the grammar mask the token was sampled under. Disallowed tokens get −1e9 before the
+// softmax, so the log-probability is normalized over the allowed tokens only, exactly as the
+// sampler drew it. A padding slot whose only allowed token is its target contributes exactly 0.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) LogProbsGraph(ids, at, targets, allowed *graph.Node) *graph.Node {
+	h := a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) { return k, v })
+	z := a.logits(rowsAt(h, at)) // [B,A,V]
+	z = graph.Add(z, graph.MulScalar(graph.OneMinus(allowed), -1e9))
+	logp := graph.LogSoftmax(z, -1)
+	shape := targets.Shape()
+	g := ids.Graph()
+	where := graph.Stack([]*graph.Node{graph.Iota(g, shape, 0), graph.Iota(g, shape, 1), targets}, -1)
+	return graph.Gather(logp, where)
+}
+
 // NewTinyAgent makes a TinyAgent with random weights: normal with standard deviation InitScale,
 // layer-norm gains 1 and biases 0, drawn from cfg.Seed (the same seed gives the same weights).
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func NewTinyAgent(cfg TinyAgentConfig) (*TinyAgent, error) {
 	if cfg.InitScale == 0 {
 		cfg.InitScale = 0.02
@@ -449,7 +636,7 @@ func NewTinyAgent(cfg TinyAgentConfig) (*TinyAgent, error) {
 	return newTinyAgent(cfg, values)
 }
 
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func newTinyAgent(cfg TinyAgentConfig, values [][]float32) (*TinyAgent, error) {
 	backend, err := model.DefaultBackend()
 	if err != nil {
@@ -473,7 +660,7 @@ func newTinyAgent(cfg TinyAgentConfig, values [][]float32) (*TinyAgent, error) {
 	}
 	if a.step, err = mlmodel.NewExec(backend, a.Store, func(_ *mlmodel.Scope, inputs []*graph.Node) []*graph.Node {
 		train(inputs[0].Graph())
-		return a.stepGraph(inputs[0], inputs[1], inputs[2:])
+		return a.stepGraph(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4:])
 	}); err != nil {
 		return nil, err
 	}
@@ -489,178 +676,9 @@ func newTinyAgent(cfg TinyAgentConfig, values [][]float32) (*TinyAgent, error) {
 	return a, nil
 }
 
-// NumParameters counts the weights.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) NumParameters() int {
-	n := 0
-	_, dims := a.Config.tinyShapes()
-	for _, d := range dims {
-		k := 1
-		for _, x := range d {
-			k *= x
-		}
-		n += k
-	}
-	return n
-}
-
-// weight returns the graph value of one of the agent's weights.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) weight(g *graph.Graph, name string) *graph.Node {
-	return a.Store.GetVariable("/tiny/" + name).NodeValue(g)
-}
-
-// dense applies x·w + b over x's last axis.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func dense(x, w, b *graph.Node) *graph.Node {
-	y := graph.DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{0}, nil)
-	return graph.Add(y, graph.ExpandLeftToRank(b, y.Rank()))
-}
-
-// layerNorm normalizes the last axis to mean 0 and variance 1, then scales and shifts it.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func layerNorm(x, gain, bias *graph.Node) *graph.Node {
-	mean := graph.ReduceAndKeep(x, graph.ReduceMean, -1)
-	centred := graph.Sub(x, mean)
-	variance := graph.ReduceAndKeep(graph.Square(centred), graph.ReduceMean, -1)
-	y := graph.Div(centred, graph.Sqrt(graph.AddScalar(variance, 1e-5)))
-	return graph.Add(graph.Mul(y, graph.ExpandLeftToRank(gain, x.Rank())), graph.ExpandLeftToRank(bias, x.Rank()))
-}
-
-// attend is causal multi-head attention of queries q [B,T,H,Dh] at positions qPos [B,T] over
-// keys and values [B,S,H,Dh], where key s sits at position s: query t sees key s iff s <= qPos.
-// That one rule serves the full forward pass (S = T) and the cached step (S = the cache, whose
-// slots beyond the current position hold padding or stale values that must not be read).
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func attend(q, k, v, qPos *graph.Node) *graph.Node {
-	dims := q.Shape().Dimensions
-	b, t, h, dh := dims[0], dims[1], dims[2], dims[3]
-	s := k.Shape().Dimensions[1]
-	g := q.Graph()
-	scores := graph.DotGeneral(q, []int{3}, []int{0, 2}, k, []int{3}, []int{0, 2}) // [B,H,T,S]
-	scores = graph.MulScalar(scores, 1/math.Sqrt(float64(dh)))
-	keyPos := graph.Iota(g, shapes.Make(dtypes.Int32, b, h, t, s), 3)
-	queryPos := graph.BroadcastToDims(graph.InsertAxes(qPos, 1, -1), b, h, t, s)
-	hidden := graph.BroadcastToDims(graph.Scalar(g, dtypes.Float32, -1e9), b, h, t, s)
-	scores = graph.Where(graph.LessOrEqual(keyPos, queryPos), scores, hidden)
-	probs := graph.Softmax(scores, -1)
-	out := graph.DotGeneral(probs, []int{3}, []int{0, 1}, v, []int{1}, []int{0, 2}) // [B,H,T,Dh]
-	return graph.Reshape(graph.TransposeAllAxes(out, 0, 2, 1, 3), b, t, h*dh)
-}
-
-// decode runs the decoder on tokens ids [B,T] at positions pos [B,T] (int32) and returns the
-// final normalized hidden states [B,T,d]. cache gives each layer the keys and values to attend
-// over, from the layer's fresh ones [B,T,H,Dh]: the same ones without a cache, the updated cache
-// with one.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) decode(ids, pos *graph.Node, cache func(layer int, k, v *graph.Node) (*graph.Node, *graph.Node)) *graph.Node {
-	g := ids.Graph()
-	c := a.Config
-	dims := ids.Shape().Dimensions
-	b, t, dh := dims[0], dims[1], c.Dim/c.Heads
-	w := func(name string) *graph.Node { return a.weight(g, name) }
-	x := graph.Add(graph.Gather(w("tok_emb"), graph.InsertAxes(ids, -1)), graph.Gather(w("pos_emb"), graph.InsertAxes(pos, -1)))
-	for l := range c.Layers {
-		lw := func(name string) *graph.Node { return w(fmt.Sprintf("layer%d/%s", l, name)) }
-		h := layerNorm(x, lw("ln1_g"), lw("ln1_b"))
-		qkv := dense(h, lw("qkv"), lw("qkv_b"))
-		split := func(i int) *graph.Node {
-			return graph.Reshape(graph.SliceAxis(qkv, 2, graph.AxisRange(i*c.Dim, (i+1)*c.Dim)), b, t, c.Heads, dh)
-		}
-		k, v := cache(l, split(1), split(2))
-		x = graph.Add(x, dense(attend(split(0), k, v, pos), lw("out"), lw("out_b")))
-		h = layerNorm(x, lw("ln2_g"), lw("ln2_b"))
-		h = dense(h, lw("mlp1"), lw("mlp1_b"))
-		x = graph.Add(x, dense(graph.Mul(h, graph.Sigmoid(h)), lw("mlp2"), lw("mlp2_b")))
-	}
-	return layerNorm(x, w("lnf_g"), w("lnf_b"))
-}
-
-// logits projects hidden states [..., d] to logits [..., vocab].
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) logits(h *graph.Node) *graph.Node {
-	return graph.DotGeneral(h, []int{h.Rank() - 1}, nil, a.weight(h.Graph(), "head"), []int{0}, nil)
-}
-
-// rowsAt picks x[b, at[b, j]] for x [B,T,...] and at [B,A] (int32): [B,A,...].
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func rowsAt(x, at *graph.Node) *graph.Node {
-	rows := graph.Iota(x.Graph(), at.Shape(), 0)
-	return graph.Gather(x, graph.Stack([]*graph.Node{rows, at}, -1))
-}
-
-// fullPositions is 0..T-1 for every row of ids [B,T].
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func fullPositions(ids *graph.Node) *graph.Node {
-	return graph.Iota(ids.Graph(), ids.Shape(), 1)
-}
-
-// prefillGraph runs whole rows ids [B,C] and returns the logits [B,V] after token last[b] of
-// every row, then every layer's keys and values [B,C,H,Dh], which become the cache.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) prefillGraph(ids, last *graph.Node) []*graph.Node {
-	var caches []*graph.Node
-	h := a.decode(ids, fullPositions(ids), func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) {
-		caches = append(caches, k, v)
-		return k, v
-	})
-	logits := a.logits(graph.Reshape(rowsAt(h, graph.InsertAxes(last, -1)), -1, a.Config.Dim))
-	return append([]*graph.Node{logits}, caches...)
-}
-
-// stepGraph feeds one token per row, ids [B] at positions pos [B], against the caches (k, v per
-// layer, [B,C,H,Dh]): it writes each row's new key and value at that row's own position, so
-// rows of different lengths decode together, and returns the logits [B,V] and the new caches.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) stepGraph(ids, pos *graph.Node, caches []*graph.Node) []*graph.Node {
-	dims := caches[0].Shape().Dimensions
-	b, capacity := dims[0], dims[1]
-	slot := graph.Equal(graph.Iota(ids.Graph(), shapes.Make(dtypes.Int32, b, capacity), 1),
-		graph.BroadcastToDims(graph.InsertAxes(pos, -1), b, capacity))
-	slot = graph.BroadcastToDims(graph.InsertAxes(slot, -1, -1), dims...)
-	updated := make([]*graph.Node, len(caches))
-	h := a.decode(graph.InsertAxes(ids, -1), graph.InsertAxes(pos, -1), func(l int, k, v *graph.Node) (*graph.Node, *graph.Node) {
-		updated[2*l] = graph.Where(slot, graph.BroadcastToDims(k, dims...), caches[2*l])
-		updated[2*l+1] = graph.Where(slot, graph.BroadcastToDims(v, dims...), caches[2*l+1])
-		return updated[2*l], updated[2*l+1]
-	})
-	logits := a.logits(graph.Reshape(h, b, a.Config.Dim))
-	return append([]*graph.Node{logits}, updated...)
-}
-
-// LogProbsGraph is what a trainer differentiates: log π(targets[b,j]) under the masked policy at
-// temperature 1, [B,A] float32. ids [B,T] (int32) are the rows (prompt and call, right-padded);
-// the logits after token at[b,j] (int32 [B,A]) predict targets[b,j]; allowed [B,A,V] (float32,
-// 1 or 0) is the grammar mask the token was sampled under. Disallowed tokens get −1e9 before the
-// softmax, so the log-probability is normalized over the allowed tokens only, exactly as the
-// sampler drew it. A padding slot whose only allowed token is its target contributes exactly 0.
-//
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
-func (a *TinyAgent) LogProbsGraph(ids, at, targets, allowed *graph.Node) *graph.Node {
-	h := a.decode(ids, fullPositions(ids), func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) { return k, v })
-	z := a.logits(rowsAt(h, at)) // [B,A,V]
-	z = graph.Add(z, graph.MulScalar(graph.OneMinus(allowed), -1e9))
-	logp := graph.LogSoftmax(z, -1)
-	shape := targets.Shape()
-	g := ids.Graph()
-	where := graph.Stack([]*graph.Node{graph.Iota(g, shape, 0), graph.Iota(g, shape, 1), targets}, -1)
-	return graph.Gather(logp, where)
-}
-
 // TinySample is one sampled call.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 type TinySample struct {
 	Action gym.Action
 	Err    error // set when the call is malformed (possible only with Unmasked); Action is then empty
@@ -677,7 +695,7 @@ type TinySample struct {
 
 // TinySampleOptions controls Sample.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 type TinySampleOptions struct {
 	Temperature float64 // > 0: sample from softmax(masked logits / Temperature); 0: greedy
 	Seed        uint64  // row i draws from its own stream (Seed, i)
@@ -688,7 +706,7 @@ type TinySampleOptions struct {
 // tinyBucket rounds n up to a power of two, at least 8: an Exec compiles one graph per input
 // shape, so batch sizes and lengths come in few sizes.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func tinyBucket(n int) int {
 	b := 8
 	for b < n {
@@ -701,7 +719,7 @@ func tinyBucket(n int) int {
 // through the model, filling a key/value cache, and each further token costs one step over the
 // cache. With the mask (the default) every call is well-formed and valid in its state.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinySample, error) {
 	if o.Temperature < 0 {
 		return nil, fmt.Errorf("tinyagent: negative temperature %g", o.Temperature)
@@ -716,10 +734,14 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 		out[i].Prompt = EncodeObservation(st)
 		longest = max(longest, len(out[i].Prompt))
 	}
-	capacity := min(tinyBucket(longest+TinyMaxCall), a.Config.Context)
-	if longest+TinyMaxCall > capacity {
+	if longest+TinyMaxCall > a.Config.Context {
 		return nil, fmt.Errorf("tinyagent: a prompt of %d tokens plus a call of %d exceeds the context of %d",
 			longest, TinyMaxCall, a.Config.Context)
+	}
+	// The prompt pass pads rows to width; without a cache every pass also holds the call.
+	width := min(tinyBucket(longest), a.Config.Context)
+	if o.NoCache {
+		width = min(tinyBucket(longest+TinyMaxCall), a.Config.Context)
 	}
 	rows := tinyBucket(n)
 	seqs := make([][]int, rows)
@@ -737,7 +759,7 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 		ids := make([][]int32, rows)
 		last := make([]int32, rows)
 		for i, s := range seqs {
-			ids[i] = make([]int32, capacity)
+			ids[i] = make([]int32, width)
 			for j, t := range s {
 				ids[i][j] = int32(t)
 			}
@@ -745,7 +767,7 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 		}
 		res, err := a.prefill.Call(ids, last)
 		if err != nil {
-			return nil, nil, fmt.Errorf("tinyagent: prefill: %w", err)
+			return nil, nil, fmt.Errorf("tinyagent: prompt pass: %w", err)
 		}
 		return tinyRows(res[0]), res[1:], nil
 	}
@@ -753,11 +775,16 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		for _, t := range caches {
+			t.FinalizeAll()
+		}
+	}()
 	done := make([]bool, rows)
 	for i := n; i < rows; i++ {
 		done[i] = true
 	}
-	for range TinyMaxCall {
+	for step := range TinyMaxCall {
 		for i := range n {
 			if done[i] {
 				continue
@@ -789,12 +816,25 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 			}
 			continue
 		}
+		// Call token `step` goes into slot width+step of every row.
+		slots := width + tinyCallSlots
 		ids := make([]int32, rows)
 		pos := make([]int32, rows)
+		bias := make([][]float32, rows)
 		for i, s := range seqs {
-			ids[i], pos[i] = int32(s[len(s)-1]), int32(min(len(s)-1, capacity-1))
+			bias[i] = make([]float32, slots)
+			for j := range bias[i] {
+				promptSlot := j < len(s)-step-1 && j < width
+				callSlot := j >= width && j <= width+step
+				if !done[i] && !promptSlot && !callSlot || done[i] && j > 0 {
+					bias[i][j] = -1e9
+				}
+			}
+			if !done[i] {
+				ids[i], pos[i] = int32(s[len(s)-1]), int32(len(s)-1)
+			}
 		}
-		args := []any{ids, pos}
+		args := []any{ids, pos, int32(width + step), bias}
 		for _, t := range caches {
 			args = append(args, t)
 		}
@@ -807,9 +847,6 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 		}
 		logits, caches = tinyRows(res[0]), res[1:]
 	}
-	for _, t := range caches {
-		t.FinalizeAll()
-	}
 	for i := range out {
 		out[i].Action, out[i].Err = DecodeAction(out[i].Tokens)
 	}
@@ -818,7 +855,7 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 
 // tinyRows copies logits [B,V] out of a tensor, one slice per row.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func tinyRows(t *tensors.Tensor) [][]float32 {
 	flat := tensors.MustCopyFlatData[float32](t)
 	t.FinalizeAll()
@@ -833,7 +870,7 @@ func tinyRows(t *tensors.Tensor) [][]float32 {
 // tinyPick draws a token among the allowed ones and returns it with its log-probability under
 // the masked policy at temperature 1 and under the distribution it was drawn from.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func tinyPick(logits []float32, allowed []bool, temperature float64, rng *rand.Rand) (tok int, lp, slp float64) {
 	top := -1
 	for i, ok := range allowed {
@@ -881,7 +918,7 @@ func tinyPick(logits []float32, allowed []bool, temperature float64, rng *rand.R
 // [B,TinyMaxCall,V] float32. Rows and lengths are padded to powers of two; Rows says how many
 // rows are real.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 type TinyBatch struct {
 	IDs, At, Targets, Allowed *tensors.Tensor
 	Rows                      int
@@ -889,7 +926,7 @@ type TinyBatch struct {
 
 // Batch packs samples for LogProbsGraph.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func (a *TinyAgent) Batch(samples []TinySample) (TinyBatch, error) {
 	longest := 0
 	for _, s := range samples {
@@ -941,7 +978,7 @@ func (a *TinyAgent) Batch(samples []TinySample) (TinyBatch, error) {
 // LogProbs recomputes, with one full forward pass per batch, the per-token log-probabilities of
 // sampled calls under the agent's current weights: what a trainer sees.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func (a *TinyAgent) LogProbs(samples []TinySample) ([][]float64, error) {
 	b, err := a.Batch(samples)
 	if err != nil {
@@ -965,7 +1002,7 @@ func (a *TinyAgent) LogProbs(samples []TinySample) ([][]float64, error) {
 
 // tinyFile is the on-disk form of a TinyAgent: its config, vocabulary and weights by name.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
 type tinyFile struct {
 	Config  TinyAgentConfig
 	Vocab   []string
@@ -976,7 +1013,7 @@ type tinyFile struct {
 // Save writes the agent's config and weights to path (a gob file), so a later notebook cell or
 // program can load the same agent.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
 func (a *TinyAgent) Save(path string) error {
 	names, _ := a.Config.tinyShapes()
 	f := tinyFile{Config: a.Config, Vocab: TinyVocab, Names: names}
@@ -1001,7 +1038,7 @@ func (a *TinyAgent) Save(path string) error {
 // LoadTinyAgent reads an agent written by Save. It refuses a file written for another
 // vocabulary: token ids would silently mean other tokens.
 //
-// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent".
+// Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
 func LoadTinyAgent(path string) (*TinyAgent, error) {
 	in, err := os.Open(path)
 	if err != nil {
