@@ -1,0 +1,599 @@
+package agentrl
+
+import (
+	"encoding/gob"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agenticrl/course/gym"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
+)
+
+func near(a, b, tol float64) bool {
+	if math.IsInf(a, -1) || math.IsInf(b, -1) {
+		return math.IsInf(a, -1) && math.IsInf(b, -1)
+	}
+	return math.Abs(a-b) <= tol
+}
+
+func TestLogSoftmax(t *testing.T) {
+	ln := math.Log
+	for _, c := range []struct {
+		name   string
+		logits []float64
+		want   []float64
+	}{
+		{"two", []float64{0, ln(3)}, []float64{ln(0.25), ln(0.75)}},
+		{"uniform", []float64{5, 5, 5, 5}, []float64{ln(0.25), ln(0.25), ln(0.25), ln(0.25)}},
+		{"shift-invariant and no overflow", []float64{1000, 1000 + ln(3)}, []float64{ln(0.25), ln(0.75)}},
+		{"one", []float64{-7}, []float64{0}},
+	} {
+		got := LogSoftmax(c.logits)
+		for i := range c.want {
+			if !near(got[i], c.want[i], 1e-12) {
+				t.Errorf("%s: LogSoftmax(%v) = %v, want %v", c.name, c.logits, got, c.want)
+				break
+			}
+		}
+	}
+}
+
+func TestSamplingLogProbs(t *testing.T) {
+	ln, inf := math.Log, math.Inf(-1)
+	probs := []float64{ln(0.5), ln(0.3), ln(0.2)}
+	for _, c := range []struct {
+		name   string
+		logits []float64
+		temp   float64
+		topK   int
+		topP   float64
+		want   []float64
+	}{
+		{"temperature 1, nothing cut", probs, 1, 0, 0, []float64{ln(0.5), ln(0.3), ln(0.2)}},
+		// p ∝ [1, 2] at T = 1 becomes ∝ [1, 4] at T = 0.5 and ∝ [1, √2] at T = 2.
+		{"colder", []float64{0, ln(2)}, 0.5, 0, 0, []float64{ln(0.2), ln(0.8)}},
+		{"hotter", []float64{0, ln(2)}, 2, 0, 0, []float64{ln(1 / (1 + math.Sqrt2)), ln(math.Sqrt2 / (1 + math.Sqrt2))}},
+		{"top-1", probs, 1, 1, 0, []float64{0, inf, inf}},
+		{"top-2", probs, 1, 2, 0, []float64{ln(0.625), ln(0.375), inf}},
+		{"top-p 0.6 keeps two", probs, 1, 0, 0.6, []float64{ln(0.625), ln(0.375), inf}},
+		{"top-p 0.9 keeps three", probs, 1, 0, 0.9, []float64{ln(0.5), ln(0.3), ln(0.2)}},
+		{"top-p 0.3 keeps one", probs, 1, 0, 0.3, []float64{0, inf, inf}},
+		{"unsorted input", []float64{ln(0.2), ln(0.5), ln(0.3)}, 1, 0, 0.6, []float64{inf, ln(0.625), ln(0.375)}},
+		{"ties broken by id", []float64{1, 1, 1}, 1, 2, 0, []float64{ln(0.5), ln(0.5), inf}},
+		// top-k first, then top-p on the renormalized survivors: 0.625 < 0.7, so both stay.
+		{"top-k then top-p", probs, 1, 2, 0.7, []float64{ln(0.625), ln(0.375), inf}},
+	} {
+		got := SamplingLogProbs(c.logits, c.temp, c.topK, c.topP)
+		for i := range c.want {
+			if !near(got[i], c.want[i], 1e-12) {
+				t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+				break
+			}
+		}
+	}
+}
+
+// TestTemperatureRelation checks the identity a trainer needs to undo a temperature: the sampling
+// log-probs are l/T renormalized, where l are the model's own log-probs at temperature 1.
+func TestTemperatureRelation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	logits := make([]float64, 50)
+	for i := range logits {
+		logits[i] = 3 * rng.NormFloat64()
+	}
+	l := LogSoftmax(logits)
+	for _, temp := range []float64{0.3, 0.7, 1, 1.5} {
+		scaled := make([]float64, len(l))
+		for i := range l {
+			scaled[i] = l[i] / temp
+		}
+		want := LogSoftmax(scaled)
+		got := SamplingLogProbs(logits, temp, 0, 0)
+		for i := range got {
+			if !near(got[i], want[i], 1e-9) {
+				t.Fatalf("T = %g, token %d: %g, want %g", temp, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestSamplingLogProbsPanicsWithoutTemperature(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("temperature 0 did not panic")
+		}
+	}()
+	SamplingLogProbs([]float64{1, 2}, 0, 0, 0)
+}
+
+func TestTinyVocab(t *testing.T) {
+	seen := map[string]bool{}
+	for i, name := range TinyVocab {
+		if seen[name] {
+			t.Errorf("token %q appears twice", name)
+		}
+		seen[name] = true
+		if TinyToken(name) != i {
+			t.Errorf("TinyToken(%q) = %d, want %d", name, TinyToken(name), i)
+		}
+	}
+	if TinyToken("<pad>") != 0 {
+		t.Error("<pad> is not id 0")
+	}
+	for _, c := range gym.Vocab {
+		if !seen["code:"+c] {
+			t.Errorf("gym code class %q has no token", c)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("TinyToken of an unknown name did not panic")
+		}
+	}()
+	TinyToken("L99")
+}
+
+func names(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = TinyVocab[id]
+	}
+	return strings.Join(parts, " ")
+}
+
+// smallObs is a two-line module with two edits on line 2 and none on line 1.
+func smallObs() gym.StructObs {
+	return gym.StructObs{
+		Code:      gym.EncodeCode("def f(x):\n    return x + 1\n"),
+		Menu:      [][]gym.MenuEdit{nil, {{Line: 2}, {Line: 2}}},
+		TurnsLeft: 6,
+	}
+}
+
+func TestEncodeObservation(t *testing.T) {
+	obs := smallObs()
+	want := "<bos> L1 code:def code:name0 code:( code:name1 code:) code:: menu=0 " +
+		"L2 <ind> code:return code:name1 code:+ code:1 menu=2 <tests> <untested> last=none left=6"
+	if got := names(EncodeObservation(obs)); got != want {
+		t.Errorf("before any test:\n got %s\nwant %s", got, want)
+	}
+	obs.Tool, obs.TurnsLeft = gym.ToolTest, 40
+	obs.Tests = gym.TestSummary{Ran: true, Stale: true, Passed: 2, Total: 3, FirstFail: 1, Symptom: gym.SymWrongValue}
+	want = "<tests> pass=2 total=3 fail@1 sym=wrong_value <stale> last=test left=12"
+	if got := names(EncodeObservation(obs)); !strings.HasSuffix(got, want) {
+		t.Errorf("after a test (counts saturate at 12):\n got %s\nwant suffix %s", got, want)
+	}
+}
+
+func TestTinyAllowed(t *testing.T) {
+	obs := smallObs()
+	tok := TinyToken
+	for _, c := range []struct {
+		prefix []string
+		want   string
+	}{
+		{nil, "CALL"},
+		{[]string{"CALL"}, "READ TEST SUBMIT EDIT"},
+		{[]string{"CALL", "TEST"}, "END"},
+		{[]string{"CALL", "EDIT"}, "L2"}, // line 1 has no edits
+		{[]string{"CALL", "EDIT", "L2"}, "M0 M1"},
+		{[]string{"CALL", "EDIT", "L1"}, ""},
+		{[]string{"CALL", "EDIT", "L2", "M1"}, "END"},
+		{[]string{"CALL", "EDIT", "L2", "M1", "END"}, ""},
+		{[]string{"CALL", "SUBMIT", "END"}, ""},
+	} {
+		var prefix []int
+		for _, p := range c.prefix {
+			prefix = append(prefix, tok(p))
+		}
+		var got []int
+		for id, ok := range TinyAllowed(obs, prefix) {
+			if ok {
+				got = append(got, id)
+			}
+		}
+		if names(got) != c.want {
+			t.Errorf("after %v: allowed %q, want %q", c.prefix, names(got), c.want)
+		}
+	}
+	noEdits := obs
+	noEdits.Menu = [][]gym.MenuEdit{nil, nil}
+	if TinyAllowed(noEdits, []int{tok("CALL")})[tok("EDIT")] {
+		t.Error("EDIT allowed in a state whose menu is empty")
+	}
+}
+
+// realObs returns the first observation of a few BugFix tasks and their well-formed actions.
+func realObs(t *testing.T, n int) ([]gym.StructObs, [][]gym.Action) {
+	t.Helper()
+	tasks, err := gym.LoadTasks("../datasets/bugfix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks = gym.Filter(tasks, gym.Dev, "")
+	var obs []gym.StructObs
+	var acts [][]gym.Action
+	for _, task := range tasks[:n] {
+		env := gym.NewEnv(nil, gym.Config{MaxTurns: 6})
+		obs = append(obs, env.Reset(task).Struct)
+		acts = append(acts, env.Actions())
+	}
+	return obs, acts
+}
+
+func TestActionTokensRoundTrip(t *testing.T) {
+	_, acts := realObs(t, 3)
+	for _, as := range acts {
+		for _, a := range as {
+			toks, err := ActionTokens(a)
+			if err != nil {
+				t.Fatalf("%s: %v", a, err)
+			}
+			back, err := DecodeAction(toks)
+			if err != nil || back.String() != a.String() {
+				t.Errorf("%s -> %s -> %s (%v)", a, names(toks), back, err)
+			}
+		}
+	}
+	if _, err := ActionTokens(gym.Action{Tool: gym.ToolEdit, Start: 1, End: 1}); err == nil {
+		t.Error("a free-text edit got tokens")
+	}
+}
+
+func TestDecodeActionRejectsMalformed(t *testing.T) {
+	for _, c := range []string{
+		"", "TEST END", "CALL", "CALL TEST", "CALL TEST L1 END", "CALL EDIT END",
+		"CALL EDIT L2 END", "CALL EDIT M1 L2 END", "CALL EDIT L2 M1", "CALL END", "CALL L1 M0 END END",
+	} {
+		var toks []int
+		for _, f := range strings.Fields(c) {
+			toks = append(toks, TinyToken(f))
+		}
+		if a, err := DecodeAction(toks); err == nil {
+			t.Errorf("%q decoded to %s", c, a)
+		}
+	}
+	if _, err := DecodeAction([]int{-1, 1 << 20}); err == nil {
+		t.Error("out-of-range ids decoded")
+	}
+}
+
+func newTestAgent(t *testing.T, scale float64) *TinyAgent {
+	t.Helper()
+	cfg := DefaultTinyAgentConfig()
+	cfg.InitScale, cfg.Seed = scale, 7
+	a, err := NewTinyAgent(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestMaskedSamplingIsAlwaysValid: with the mask, every sampled call is one of the state's
+// well-formed actions; without it, the same random model writes malformed calls.
+func TestMaskedSamplingIsAlwaysValid(t *testing.T) {
+	a := newTestAgent(t, 1)
+	obs, acts := realObs(t, 5)
+	malformed := 0
+	for seed := range uint64(8) {
+		for _, temp := range []float64{1, 3} {
+			samples, err := a.Sample(obs, TinySampleOptions{Temperature: temp, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range samples {
+				valid := slices.ContainsFunc(acts[i], func(x gym.Action) bool { return x.String() == s.Action.String() })
+				if s.Err != nil || !valid {
+					t.Fatalf("masked call %s decoded to %s (%v), not a valid action", names(s.Tokens), s.Action, s.Err)
+				}
+			}
+			free, err := a.Sample(obs, TinySampleOptions{Temperature: temp, Seed: seed, Unmasked: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range free {
+				if s.Err != nil {
+					malformed++
+				}
+			}
+		}
+	}
+	if malformed == 0 {
+		t.Error("unmasked sampling never produced a malformed call: the masked check above proves little")
+	}
+}
+
+func TestCacheMatchesFullRecomputation(t *testing.T) {
+	a := newTestAgent(t, 0.5)
+	obs, _ := realObs(t, 6)
+	for _, o := range []TinySampleOptions{{Temperature: 1, Seed: 3}, {Temperature: 2, Seed: 4, Unmasked: true}, {Seed: 5}} {
+		cached, err := a.Sample(obs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.NoCache = true
+		full, err := a.Sample(obs, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range cached {
+			if !slices.Equal(cached[i].Tokens, full[i].Tokens) {
+				t.Fatalf("%+v row %d: cached %s, recomputed %s", o, i, names(cached[i].Tokens), names(full[i].Tokens))
+			}
+			for j := range cached[i].Tokens {
+				// float32 sums in another order: 1e-5 absolute plus 2e-6 relative.
+				tol := func(x float64) float64 { return 1e-5 + 2e-6*math.Abs(x) }
+				if !near(cached[i].LogProbs[j], full[i].LogProbs[j], tol(full[i].LogProbs[j])) ||
+					!near(cached[i].SampleLogProbs[j], full[i].SampleLogProbs[j], tol(full[i].SampleLogProbs[j])) {
+					t.Errorf("%+v row %d token %d: cached %g/%g, recomputed %g/%g", o, i, j, cached[i].LogProbs[j],
+						cached[i].SampleLogProbs[j], full[i].LogProbs[j], full[i].SampleLogProbs[j])
+				}
+			}
+		}
+	}
+}
+
+// TestTrainerLogProbsMatchSampler: the log-probs a trainer recomputes in one forward pass equal
+// the sampler's, token by token.
+func TestTrainerLogProbsMatchSampler(t *testing.T) {
+	a := newTestAgent(t, 0.5)
+	obs, _ := realObs(t, 5)
+	samples, err := a.Sample(obs, TinySampleOptions{Temperature: 1, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.LogProbs(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonzero := false
+	for i, s := range samples {
+		for j := range s.Tokens {
+			if !near(got[i][j], s.LogProbs[j], 1e-4) || !near(s.LogProbs[j], s.SampleLogProbs[j], 1e-12) {
+				t.Errorf("row %d token %d: trainer %g, sampler %g / %g", i, j, got[i][j], s.LogProbs[j], s.SampleLogProbs[j])
+			}
+			nonzero = nonzero || s.LogProbs[j] < -0.1
+		}
+	}
+	if !nonzero {
+		t.Error("every log-prob is ~0: the comparison proves little")
+	}
+}
+
+// TestCallDistributionSumsToOne: the log-probability of a call is the sum of its tokens'
+// log-probabilities, and under the mask these calls form a distribution: summing exp(Σ log π)
+// over every well-formed call of a state gives 1.
+func TestCallDistributionSumsToOne(t *testing.T) {
+	a := newTestAgent(t, 0.5)
+	obs, acts := realObs(t, 2)
+	for i := range obs {
+		var calls []TinySample
+		for _, act := range acts[i] {
+			toks, err := ActionTokens(act)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := TinySample{Prompt: EncodeObservation(obs[i]), Tokens: toks}
+			for j := range toks {
+				s.Allowed = append(s.Allowed, TinyAllowed(obs[i], toks[:j]))
+			}
+			calls = append(calls, s)
+		}
+		lps, err := a.LogProbs(calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0.0
+		for _, lp := range lps {
+			sum := 0.0
+			for _, x := range lp {
+				sum += x
+			}
+			total += math.Exp(sum)
+		}
+		if math.Abs(total-1) > 1e-4 {
+			t.Errorf("state %d: the %d calls have total probability %g, want 1", i, len(calls), total)
+		}
+	}
+}
+
+func TestPickTemperature(t *testing.T) {
+	logits := []float32{2, -1, 0.5, 3, 1}
+	allowed := []bool{true, false, true, false, true}
+	masked := []float64{2, 0.5, 1} // the allowed logits, in id order
+	ids := []int{0, 2, 4}
+	for _, temp := range []float64{0.5, 1, 2} {
+		want := LogSoftmax(masked)
+		wantS := SamplingLogProbs(masked, temp, 0, 0)
+		counts := map[int]int{}
+		rng := rand.New(rand.NewPCG(9, 9))
+		const n = 20000
+		for range n {
+			tok, lp, slp := tinyPick(logits, allowed, temp, rng)
+			k := slices.Index(ids, tok)
+			if k < 0 {
+				t.Fatalf("T = %g: picked disallowed token %d", temp, tok)
+			}
+			if !near(lp, want[k], 1e-6) || !near(slp, wantS[k], 1e-6) {
+				t.Fatalf("T = %g token %d: lp %g slp %g, want %g %g", temp, tok, lp, slp, want[k], wantS[k])
+			}
+			counts[k]++
+		}
+		for k := range ids {
+			if f := float64(counts[k]) / n; math.Abs(f-math.Exp(wantS[k])) > 0.02 {
+				t.Errorf("T = %g: token %d drawn %.3f of the time, its sampling probability is %.3f", temp, ids[k], f, math.Exp(wantS[k]))
+			}
+		}
+	}
+	tok, lp, slp := tinyPick(logits, allowed, 0, nil)
+	if tok != 0 || slp != 0 || !near(lp, LogSoftmax(masked)[0], 1e-6) {
+		t.Errorf("greedy: token %d, lp %g, slp %g", tok, lp, slp)
+	}
+}
+
+// TestLogProbsGradient differentiates the summed log-probs through LogProbsGraph, as a
+// policy-gradient trainer does, and checks the largest entries against central differences.
+func TestLogProbsGradient(t *testing.T) {
+	a := newTestAgent(t, 0.3)
+	obs, _ := realObs(t, 3)
+	samples, err := a.Sample(obs, TinySampleOptions{Temperature: 1, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := a.Batch(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weights := []string{"head", "layer0/qkv", "layer1/mlp1", "pos_emb", "tok_emb", "layer0/ln1_g"}
+	exec, err := mlmodel.NewExec(a.backend, a.Store, func(_ *mlmodel.Scope, ids, at, targets, allowed *graph.Node) []*graph.Node {
+		a.Store.SetTraining(ids.Graph(), true)
+		loss := graph.ReduceAllSum(a.LogProbsGraph(ids, at, targets, allowed))
+		ws := make([]*graph.Node, len(weights))
+		for i, w := range weights {
+			ws[i] = a.weight(ids.Graph(), w)
+		}
+		return graph.Gradient(loss, ws...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads, err := exec.Call(batch.IDs, batch.At, batch.Targets, batch.Allowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := func() float64 {
+		lps, err := a.LogProbs(samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := 0.0
+		for _, row := range lps {
+			for _, x := range row {
+				s += x
+			}
+		}
+		return s
+	}
+	for k, name := range weights {
+		v := a.Store.GetVariable("/tiny/" + name)
+		g := tensors.MustCopyFlatData[float32](grads[k])
+		i := 0
+		for j := range g {
+			if math.Abs(float64(g[j])) > math.Abs(float64(g[i])) {
+				i = j
+			}
+		}
+		if g[i] == 0 {
+			t.Fatalf("%s: gradient is zero everywhere", name)
+		}
+		set := func(x float32) {
+			flat := tensors.MustCopyFlatData[float32](v.MustValue())
+			flat[i] = x
+			v.MustSetValue(tensors.FromFlatDataAndDimensions(flat, v.Shape().Dimensions...))
+		}
+		w := tensors.MustCopyFlatData[float32](v.MustValue())[i]
+		const h = 1e-2
+		set(w + h)
+		up := total()
+		set(w - h)
+		down := total()
+		set(w)
+		fd := (up - down) / (2 * h)
+		if math.Abs(fd-float64(g[i])) > 3e-2*math.Abs(fd)+2e-3 {
+			t.Errorf("%s[%d]: gradient %g, finite difference %g", name, i, g[i], fd)
+		}
+	}
+}
+
+func TestSaveLoad(t *testing.T) {
+	a := newTestAgent(t, 0.5)
+	obs, _ := realObs(t, 3)
+	o := TinySampleOptions{Temperature: 1, Seed: 5}
+	before, err := a.Sample(obs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "agent.gob")
+	if err := a.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadTinyAgent(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := b.Sample(obs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range before {
+		if !slices.Equal(before[i].Tokens, after[i].Tokens) || !slices.Equal(before[i].LogProbs, after[i].LogProbs) {
+			t.Errorf("row %d: before %s %v, after loading %s %v", i, names(before[i].Tokens), before[i].LogProbs,
+				names(after[i].Tokens), after[i].LogProbs)
+		}
+	}
+	// Same seed, same weights; another seed, other weights.
+	same := newTestAgent(t, 0.5)
+	cfg := a.Config
+	cfg.Seed++
+	other, err := NewTinyAgent(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := func(x *TinyAgent) []float32 {
+		return tensors.MustCopyFlatData[float32](x.Store.GetVariable("/tiny/head").MustValue())
+	}
+	if !slices.Equal(head(a), head(same)) || slices.Equal(head(a), head(other)) {
+		t.Error("initial weights do not follow the seed")
+	}
+
+	// A file written for another vocabulary is refused.
+	bad := filepath.Join(t.TempDir(), "bad.gob")
+	f, err := os.Create(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewEncoder(f).Encode(tinyFile{Config: cfg, Vocab: TinyVocab[:10]}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := LoadTinyAgent(bad); err == nil || !strings.Contains(err.Error(), "vocabulary") {
+		t.Errorf("loading a file of another vocabulary: %v", err)
+	}
+}
+
+func TestSampleRefusesTooLongPrompts(t *testing.T) {
+	cfg := DefaultTinyAgentConfig()
+	cfg.Context = 16
+	a, err := NewTinyAgent(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, _ := realObs(t, 1)
+	if _, err := a.Sample(obs, TinySampleOptions{Temperature: 1}); err == nil || !strings.Contains(err.Error(), "context") {
+		t.Errorf("a prompt longer than the context: %v", err)
+	}
+	if _, err := NewTinyAgent(TinyAgentConfig{Dim: 10, Layers: 1, Heads: 3, Context: 64}); err == nil {
+		t.Error("Dim not a multiple of Heads was accepted")
+	}
+}
+
+func TestNumParameters(t *testing.T) {
+	cfg := TinyAgentConfig{Dim: 8, Layers: 1, Heads: 2, Context: 16, Seed: 1}
+	a, err := NewTinyAgent(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := len(TinyVocab)
+	// embeddings, one layer (two norms, qkv, out, 2-layer MLP), final norm, head.
+	want := v*8 + 16*8 + (2*8 + 8*24 + 24 + 8*8 + 8 + 2*8 + 8*32 + 32 + 32*8 + 8) + 2*8 + 8*v
+	if got := a.NumParameters(); got != want {
+		t.Errorf("NumParameters = %d, want %d", got, want)
+	}
+}
