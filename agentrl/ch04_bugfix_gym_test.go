@@ -54,6 +54,30 @@ func TestGymEvalRates(t *testing.T) {
 	}
 }
 
+func TestCallText(t *testing.T) {
+	text := func(s string) *string { return &s }
+	cases := []struct {
+		a    gym.Action
+		want string
+	}{
+		{gym.Action{Tool: gym.ToolTest}, `{"arguments":{},"name":"test"}`},
+		{gym.Action{Tool: gym.ToolEdit, Search: "x > hi", Replace: text("x < hi")}, `{"arguments":{"replace":"x < hi","search":"x > hi"},"name":"edit"}`},
+		{gym.Action{Tool: gym.ToolEdit, Start: 2, End: 3, Text: text("if a & b:\n    return \"<\\u003c>\"")},
+			`{"arguments":{"end":3,"start":2,"text":"if a & b:\n    return \"<\\u003c>\""},"name":"edit"}`},
+		{gym.Action{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: 4, Index: 2}}, `{"arguments":{"index":2,"line":4},"name":"edit"}`},
+	}
+	for _, c := range cases {
+		got := CallText(c.a)
+		if got != c.want {
+			t.Errorf("CallText(%s) = %s, want %s", c.a, got, c.want)
+		}
+		// What a model writes must parse back to the same action.
+		if back, err := gym.ParseAction(got); err != nil || back.String() != c.a.String() {
+			t.Errorf("ParseAction(%s) = %s, %v; want %s", got, back, err, c.a)
+		}
+	}
+}
+
 func TestScriptThenSubmit(t *testing.T) {
 	a := gym.Action{Tool: gym.ToolRead}
 	b := gym.Action{Tool: gym.ToolTest}
@@ -107,8 +131,8 @@ func TestPlayEpisode(t *testing.T) {
 				t.Fatalf("%d turns, reward %v, solved %v; want %d, %v, %v", len(ep.Turns), ep.Reward, ep.Solved(), c.turns, c.reward, c.solved)
 			}
 			for i, turn := range ep.Turns {
-				if turn.Call != calls[i] {
-					t.Errorf("turn %d recorded %s, policy chose %s", i+1, turn.Call, calls[i])
+				if a, err := gym.ParseAction(turn.Call); err != nil || a.String() != calls[i] {
+					t.Errorf("turn %d recorded %s (%v), policy chose %s", i+1, turn.Call, err, calls[i])
 				}
 				if last := i == len(ep.Turns)-1; turn.Done != last {
 					t.Errorf("turn %d: done = %v", i+1, turn.Done)
