@@ -10,13 +10,16 @@ import (
 	"github.com/agenticrl/course/gym/sandbox"
 )
 
-func gymFixture(t *testing.T) ([]*gym.Task, *sandbox.Pool) {
+// gymFixture loads the tasks and starts a sandbox whose runs are cut at limit (0: its default of
+// 2 s). A short limit is only safe where every run is warm (WarmHidden): a fresh interpreter on a
+// busy machine can need more.
+func gymFixture(t *testing.T, limit time.Duration) ([]*gym.Task, *sandbox.Pool) {
 	t.Helper()
 	tasks, err := gym.LoadTasks("../datasets/bugfix")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := sandbox.New(sandbox.Options{Workers: 2, Timeout: 250 * time.Millisecond})
+	pool, err := sandbox.New(sandbox.Options{Workers: 2, Timeout: limit})
 	if err != nil {
 		t.Fatalf("sandbox: %v (python3 missing: run `make setup`)", err)
 	}
@@ -92,7 +95,7 @@ func TestScriptThenSubmit(t *testing.T) {
 }
 
 func TestPlayEpisode(t *testing.T) {
-	tasks, pool := gymFixture(t)
+	tasks, pool := gymFixture(t, 0)
 	task := taskNamed(t, tasks, "pair_count-off_by_one-1")
 	fix, ok := gym.FixEdit(task)
 	if !ok {
@@ -148,7 +151,7 @@ func TestPlayEpisode(t *testing.T) {
 
 // ValidActions sees only the observation, yet must list exactly what the environment accepts.
 func TestValidActionsMatchEnv(t *testing.T) {
-	tasks, pool := gymFixture(t)
+	tasks, pool := gymFixture(t, 0)
 	env := gym.NewEnv(pool, gym.Config{})
 	strs := func(as []gym.Action) []string {
 		var s []string
@@ -174,7 +177,7 @@ func TestValidActionsMatchEnv(t *testing.T) {
 }
 
 func TestBaselines(t *testing.T) {
-	tasks, pool := gymFixture(t)
+	tasks, pool := gymFixture(t, 250*time.Millisecond)
 	dev := gym.Filter(tasks, gym.Dev, "")
 	env := gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: 12, WarmHidden: true})
 
@@ -222,7 +225,7 @@ func TestBaselines(t *testing.T) {
 // EditTestRevert must leave the module as it found it after every failed try, and, given turns
 // for every candidate, submit a module that passes the visible tests when the fix is one of them.
 func TestEditTestRevert(t *testing.T) {
-	tasks, pool := gymFixture(t)
+	tasks, pool := gymFixture(t, 250*time.Millisecond)
 	for _, id := range []string{"pair_count-off_by_one-1", "count_in_range-wrong_comparison-1", "max_window_sum-wrong_return-1"} {
 		task := taskNamed(t, tasks, id)
 		n := 0
