@@ -3,6 +3,9 @@
 # independent reference implementation. Idempotent: a fast no-op when everything is present.
 set -euo pipefail
 
+# Only tests need it (make test sets AGENTRL_TEST_DEPS=1): readers of the course are spared ~1.5 GB.
+[ "${AGENTRL_TEST_DEPS:-0}" = 1 ] || exit 0
+
 py=/usr/bin/python3
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 if [ -x "$py" ] && installed python3-torch && installed python3-numpy; then

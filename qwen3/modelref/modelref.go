@@ -24,7 +24,7 @@ const Python = "/usr/bin/python3"
 func Available() error {
 	out, err := exec.Command(Python, "-c", "import torch, numpy").CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("PyTorch reference: %s with torch and numpy missing: run `make setup` (%v: %s)",
+		return fmt.Errorf("PyTorch reference: %s with torch and numpy missing: run `make test` (or `AGENTRL_TEST_DEPS=1 make setup`) (%v: %s)",
 			Python, err, strings.TrimSpace(string(out)))
 	}
 	return nil
