@@ -133,7 +133,7 @@ func TestREINFORCELoss(t *testing.T) {
 	}
 	lp := [][]float32{{-0.5, -1, -2}, {-0.25, -3, 0}, {-7, -7, -7}}
 	adv := [][]float32{{2, 2, 2}, {-1, -1, -1}, {5, 5, 5}} // one advantage per sequence
-	mask := [][]float32{{1, 1, 0}, {1, 0, 0}, {0, 0, 0}} // the third row is padding
+	mask := [][]float32{{1, 1, 0}, {1, 0, 0}, {0, 0, 0}}   // the third row is padding
 	// Two counted rows: −(2·(−1.5) + (−1)·(−0.25)) / 2 = 1.375.
 	loss, gLP, gAdv := run(lp, adv, mask)
 	if !near(loss, 1.375, 1e-6) {
@@ -162,6 +162,11 @@ func TestREINFORCELoss(t *testing.T) {
 				t.Errorf("logProbs[%d][%d]: gradient %.5f, finite difference %.5f", b, j, gLP[b*3+j], fd)
 			}
 		}
+	}
+	// Per-token advantages: each token is weighted by its own, one row counted.
+	if l, g, _ := run([][]float32{{-1, -2, -4}}, [][]float32{{3, -1, 0.5}}, [][]float32{{1, 1, 1}}); !near(l, 3-2+2, 1e-6) ||
+		!near(float64(g[0]), -3, 1e-6) || !near(float64(g[1]), 1, 1e-6) || !near(float64(g[2]), -0.5, 1e-6) {
+		t.Errorf("per-token advantages: loss %v gradient %v, want 3 and [-3 1 -0.5]", l, g)
 	}
 	// No counted token at all: the loss is 0, not a division by zero.
 	if l, _, _ := run(lp, adv, [][]float32{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}); l != 0 {
