@@ -80,7 +80,7 @@ func TestREINFORCEEstimate(t *testing.T) {
 	}
 }
 
-func TestBaselines(t *testing.T) {
+func TestMeanAndLeaveOneOutBaselines(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		rewards      []float64
