@@ -163,33 +163,12 @@ func EvalGym(env *gym.Env, tasks []*gym.Task, agent GymAgent, episodes int, seed
 	return ev, nil
 }
 
-// ValidActions lists the well-formed actions an observation allows, in the order Env.Actions
-// uses: read, test, submit, then every candidate edit of the menu, line by line. It needs only
-// the observation, as a policy does.
-//
-// Defined in ch04_bugfix_gym.ipynb, "4.8 Baselines: what a policy must beat".
-func ValidActions(obs gym.StructObs) []gym.Action {
-	acts := []gym.Action{{Tool: gym.ToolRead}, {Tool: gym.ToolTest}, {Tool: gym.ToolSubmit}}
-	return append(acts, menuEdits(obs)...)
-}
-
-// Defined in ch04_bugfix_gym.ipynb, "4.8 Baselines: what a policy must beat".
-func menuEdits(obs gym.StructObs) []gym.Action {
-	var acts []gym.Action
-	for i, edits := range obs.Menu {
-		for k := range edits {
-			acts = append(acts, gym.Action{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: i + 1, Index: k}})
-		}
-	}
-	return acts
-}
-
 // RandomCall is the weakest baseline: every turn, a uniformly random well-formed action.
 //
 // Defined in ch04_bugfix_gym.ipynb, "4.8 Baselines: what a policy must beat".
 func RandomCall(t *gym.Task, rng *rand.Rand) GymPolicy {
 	return func(obs gym.Observation) gym.Action {
-		acts := ValidActions(obs.Struct)
+		acts := obs.Struct.Actions()
 		return acts[rng.IntN(len(acts))]
 	}
 }
@@ -199,7 +178,7 @@ func RandomCall(t *gym.Task, rng *rand.Rand) GymPolicy {
 // Defined in ch04_bugfix_gym.ipynb, "4.8 Baselines: what a policy must beat".
 func RandomEditSubmit(t *gym.Task, rng *rand.Rand) GymPolicy {
 	return func(obs gym.Observation) gym.Action {
-		edits := menuEdits(obs.Struct)
+		edits := obs.Struct.MenuActions()
 		if obs.Struct.Turn > 0 || len(edits) == 0 {
 			return gym.Action{Tool: gym.ToolSubmit}
 		}

@@ -149,33 +149,6 @@ func TestPlayEpisode(t *testing.T) {
 	}
 }
 
-// ValidActions sees only the observation, yet must list exactly what the environment accepts.
-func TestValidActionsMatchEnv(t *testing.T) {
-	tasks, pool := gymFixture(t, 0)
-	env := gym.NewEnv(pool, gym.Config{})
-	strs := func(as []gym.Action) []string {
-		var s []string
-		for _, a := range as {
-			s = append(s, a.String())
-		}
-		return s
-	}
-	for _, task := range gym.Filter(tasks, gym.Dev, "") {
-		obs := env.Reset(task)
-		if got, want := strs(ValidActions(obs.Struct)), strs(env.Actions()); !slices.Equal(got, want) {
-			t.Fatalf("%s after reset: %d actions, env lists %d", task.ID, len(got), len(want))
-		}
-		// After an edit the menu changes; the two must still agree.
-		st, err := env.Step(ValidActions(obs.Struct)[3])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := strs(ValidActions(st.Obs.Struct)), strs(env.Actions()); !slices.Equal(got, want) {
-			t.Fatalf("%s after an edit: %d actions, env lists %d", task.ID, len(got), len(want))
-		}
-	}
-}
-
 func TestBaselines(t *testing.T) {
 	tasks, pool := gymFixture(t, 250*time.Millisecond)
 	dev := gym.Filter(tasks, gym.Dev, "")

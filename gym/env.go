@@ -118,7 +118,22 @@ func (e *Env) Actions() []Action {
 	if e.cfg.AllowExploit {
 		acts = append(acts, Action{Tool: ToolExploit})
 	}
-	for i, edits := range e.Menu() {
+	return append(acts, menuActions(e.Menu())...)
+}
+
+// Actions lists the well-formed calls this observation allows, from the observation alone, as a
+// policy sees it: read, test, submit, then every menu edit line by line. It is Env.Actions
+// without the exploit tool.
+func (o StructObs) Actions() []Action {
+	return append([]Action{{Tool: ToolRead}, {Tool: ToolTest}, {Tool: ToolSubmit}}, o.MenuActions()...)
+}
+
+// MenuActions lists the observation's menu edits as edit actions, line by line.
+func (o StructObs) MenuActions() []Action { return menuActions(o.Menu) }
+
+func menuActions(menu [][]MenuEdit) []Action {
+	var acts []Action
+	for i, edits := range menu {
 		for k := range edits {
 			acts = append(acts, Action{Tool: ToolEdit, Menu: &MenuRef{Line: i + 1, Index: k}})
 		}

@@ -1,6 +1,7 @@
 package gym
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -288,6 +289,29 @@ func TestActionsAreWellFormed(t *testing.T) {
 	for _, a := range acts {
 		env.Reset(task)
 		mustStep(t, env, a)
+	}
+}
+
+// TestObsActionsMatchEnv: a policy sees only the observation, yet StructObs.Actions must list
+// exactly what the environment accepts, before and after an edit changes the menu.
+func TestObsActionsMatchEnv(t *testing.T) {
+	env := NewEnv(pool(t), Config{WarmHidden: true})
+	strs := func(as []Action) []string {
+		var s []string
+		for _, a := range as {
+			s = append(s, a.String())
+		}
+		return s
+	}
+	for _, task := range Filter(tasks(t), Dev, "") {
+		obs := env.Reset(task).Struct
+		if got, want := strs(obs.Actions()), strs(env.Actions()); !slices.Equal(got, want) {
+			t.Fatalf("%s after reset: %d actions, env lists %d", task.ID, len(got), len(want))
+		}
+		st := mustStep(t, env, obs.MenuActions()[0])
+		if got, want := strs(st.Obs.Struct.Actions()), strs(env.Actions()); !slices.Equal(got, want) {
+			t.Fatalf("%s after an edit: %d actions, env lists %d", task.ID, len(got), len(want))
+		}
 	}
 }
 
