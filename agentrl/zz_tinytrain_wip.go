@@ -1,15 +1,19 @@
 package agentrl
 
 import (
+	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/agenticrl/course/qwen3/model"
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -462,4 +466,144 @@ func PGLoss(entropyCoef float64) TinyLoss {
 		loss := graph.Sub(pg, graph.MulScalar(ent, entropyCoef))
 		return loss, []TinyMetric{{"ratio", tinyMaskedMean(ratio, in.Mask)}}
 	}
+}
+
+// tinyCheckpoint is the on-disk form of a training run: every variable of the agent's store
+// (weights and the optimizer's moments and step count) and the number of updates done.
+type tinyCheckpoint struct {
+	Config    TinyAgentConfig
+	Vocab     []string
+	Step      int
+	Paths     []string
+	Trainable []bool
+	Dims      [][]int
+	Values    [][]float32
+	Int64s    [][]int64 // for integer variables (the optimizer's step counter)
+}
+
+// Save writes a checkpoint: the agent and the optimizer state, so Load continues the run exactly
+// where it stopped (every update draws its tasks and samples from the seed and its own number).
+func (t *TinyTrainer) Save(path string) error {
+	ck := tinyCheckpoint{Config: t.Agent.Config, Vocab: TinyVocab, Step: t.step}
+	for v := range t.Agent.Store.IterVariables() {
+		val, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("tinytrain: checkpoint %s: %w", v.Path(), err)
+		}
+		ck.Paths = append(ck.Paths, v.Path())
+		ck.Trainable = append(ck.Trainable, v.Trainable)
+		ck.Dims = append(ck.Dims, val.Shape().Dimensions)
+		switch val.DType() {
+		case dtypes.Float32:
+			ck.Values = append(ck.Values, tensors.MustCopyFlatData[float32](val))
+			ck.Int64s = append(ck.Int64s, nil)
+		case dtypes.Int64:
+			ck.Values = append(ck.Values, nil)
+			ck.Int64s = append(ck.Int64s, tensors.MustCopyFlatData[int64](val))
+		default:
+			return fmt.Errorf("tinytrain: checkpoint %s: unsupported dtype %s", v.Path(), val.DType())
+		}
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("tinytrain: checkpoint: %w", err)
+	}
+	if err := gob.NewEncoder(f).Encode(ck); err != nil {
+		f.Close()
+		return fmt.Errorf("tinytrain: checkpoint %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("tinytrain: checkpoint %s: %w", path, err)
+	}
+	return os.Rename(tmp, path) // a crash mid-write never leaves a half checkpoint behind
+}
+
+// Load restores a checkpoint written by Save into a trainer made with the same configuration.
+func (t *TinyTrainer) Load(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("tinytrain: load checkpoint: %w", err)
+	}
+	defer f.Close()
+	var ck tinyCheckpoint
+	if err := gob.NewDecoder(f).Decode(&ck); err != nil {
+		return fmt.Errorf("tinytrain: load checkpoint %s: %w", path, err)
+	}
+	if !slices.Equal(ck.Vocab, TinyVocab) || ck.Config != t.Agent.Config {
+		return fmt.Errorf("tinytrain: checkpoint %s was written for another agent configuration or vocabulary", path)
+	}
+	for i, p := range ck.Paths {
+		var val *tensors.Tensor
+		if ck.Values[i] != nil {
+			val = tensors.FromFlatDataAndDimensions(ck.Values[i], ck.Dims[i]...)
+		} else {
+			val = tensors.FromFlatDataAndDimensions(ck.Int64s[i], ck.Dims[i]...)
+		}
+		if v := t.Agent.Store.GetVariable(p); v != nil {
+			if err := v.SetValue(val); err != nil {
+				return fmt.Errorf("tinytrain: load checkpoint %s: %s: %w", path, p, err)
+			}
+			continue
+		}
+		v, err := t.Agent.Store.CreateVariable(p, val)
+		if err != nil {
+			return fmt.Errorf("tinytrain: load checkpoint %s: %s: %w", path, p, err)
+		}
+		v.Trainable = ck.Trainable[i]
+	}
+	t.step = ck.Step
+	return nil
+}
+
+// TinyEval summarizes TinyAgent's episodes on a set of tasks.
+type TinyEval struct {
+	Episodes  int
+	Solved    float64 // fraction of episodes solved
+	Malformed float64 // fraction of calls that were malformed
+	Calls     float64 // mean calls per episode
+	Tests     float64 // mean test calls per episode
+	FirstCall map[string]int
+}
+
+// EvalTinyAgent plays reps episodes of the agent on every task, sampling at temperature 1 with
+// a fixed seed (the same agent always gets the same result) and with the grammar mask unless
+// unmasked.
+func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int, env gym.Config, unmasked bool, seed uint64) (TinyEval, error) {
+	var ts []*gym.Task
+	for _, t := range tasks {
+		for range reps {
+			ts = append(ts, t)
+		}
+	}
+	eps, err := a.Rollout(pool, ts, TinyRolloutConfig{Env: env, Temperature: 1, Unmasked: unmasked, Seed: seed})
+	if err != nil {
+		return TinyEval{}, err
+	}
+	ev := TinyEval{Episodes: len(eps), FirstCall: map[string]int{}}
+	calls := 0
+	for _, ep := range eps {
+		if ep.Solved {
+			ev.Solved++
+		}
+		for c, s := range ep.Calls {
+			calls++
+			name := "malformed"
+			if s.Err == nil {
+				name = s.Action.Tool
+			} else {
+				ev.Malformed++
+			}
+			if c == 0 {
+				ev.FirstCall[name]++
+			}
+			if name == gym.ToolTest {
+				ev.Tests++
+			}
+		}
+	}
+	n := float64(max(len(eps), 1))
+	ev.Malformed /= float64(max(calls, 1))
+	ev.Solved, ev.Calls, ev.Tests = ev.Solved/n, float64(calls)/n, ev.Tests/n
+	return ev, nil
 }

@@ -1,0 +1,355 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+)
+
+func init() {
+	register(command{name: "train", summary: "train TinyAgent in the BugFix gym (train tinyagent -h)", run: trainMain})
+}
+
+// algorithm is what --algo chooses: how advantages are computed, the loss, and whether groups
+// whose episodes all got the same return are dropped.
+type algorithm struct {
+	summary     string
+	advantage   func() agentrl.TinyAdvantage
+	loss        func() agentrl.TinyLoss
+	dropUniform bool
+	epochs      int
+}
+
+var algorithms = map[string]algorithm{
+	"reinforce": {summary: "REINFORCE with the group-mean baseline (Chapter 6)",
+		advantage: func() agentrl.TinyAdvantage { return agentrl.GroupBaseline(false) },
+		loss:      func() agentrl.TinyLoss { return agentrl.PGLoss(0) }},
+	"grpo": {summary: "group-normalized advantages, groups without signal dropped",
+		advantage:   func() agentrl.TinyAdvantage { return agentrl.GroupBaseline(true) },
+		loss:        func() agentrl.TinyLoss { return agentrl.PGLoss(0) },
+		dropUniform: true},
+}
+
+// trainFlags are the settings of `agentrl train tinyagent`.
+type trainFlags struct {
+	algo                   string
+	seed                   uint64
+	steps, groups, size    int
+	turns                  int
+	lr                     float64
+	out                    string
+	resume                 bool
+	every                  int
+	tasks                  string
+	evalReps               int
+	baselines              bool
+	timeout                time.Duration
+	progress               io.Writer
+	metrics, checkpoint    string
+	trainTasks, evalSplits []*gym.Task
+}
+
+func trainMain(args []string) error {
+	if len(args) == 0 || args[0] != "tinyagent" {
+		return fmt.Errorf("%w: want `agentrl train tinyagent [flags]`", errUsage)
+	}
+	f, err := parseTrainFlags(args[1:])
+	if err != nil {
+		return err
+	}
+	return trainTinyAgent(f, os.Stdout)
+}
+
+func parseTrainFlags(args []string) (*trainFlags, error) {
+	f := &trainFlags{progress: stderr}
+	fs := flag.NewFlagSet("train tinyagent", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	names := make([]string, 0, len(algorithms))
+	for n := range algorithms {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fs.StringVar(&f.algo, "algo", "grpo", "algorithm: "+strings.Join(names, ", "))
+	fs.Uint64Var(&f.seed, "seed", 1, "seeds the weights, the tasks drawn and every sample")
+	fs.IntVar(&f.steps, "steps", 40, "policy updates")
+	fs.IntVar(&f.groups, "groups", 8, "tasks per update")
+	fs.IntVar(&f.size, "group-size", 16, "episodes per task in an update")
+	fs.IntVar(&f.turns, "turns", 6, "tool calls per episode")
+	fs.Float64Var(&f.lr, "lr", 3e-3, "Adam learning rate")
+	fs.StringVar(&f.out, "out", "", "run folder for metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
+	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint")
+	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
+	fs.StringVar(&f.tasks, "tasks", "datasets/bugfix", "task folder")
+	fs.IntVar(&f.evalReps, "eval-reps", 4, "evaluation episodes per held-out task (train tasks: 1)")
+	fs.BoolVar(&f.baselines, "baselines", true, "evaluate the baselines under the same interface")
+	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: agentrl train tinyagent [flags]\n\nTrains TinyAgent with RL in the BugFix gym, then prints its solve rates beside the baselines.\nalgorithms:")
+		for _, n := range names {
+			fmt.Fprintf(stderr, "  %-10s %s\n", n, algorithms[n].summary)
+		}
+		fmt.Fprintln(stderr, "flags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, fmt.Errorf("%w: see the flags above", errUsage)
+		}
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if _, ok := algorithms[f.algo]; !ok {
+		return nil, fmt.Errorf("%w: unknown algorithm %q (want one of %s)", errUsage, f.algo, strings.Join(names, ", "))
+	}
+	if f.steps <= 0 || f.groups <= 0 || f.size <= 0 || f.turns <= 0 || f.every <= 0 || f.evalReps <= 0 || !(f.lr > 0) {
+		return nil, fmt.Errorf("%w: -steps, -groups, -group-size, -turns, -checkpoint-every, -eval-reps and -lr must be positive", errUsage)
+	}
+	if f.out == "" {
+		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.algo, f.seed))
+	}
+	f.metrics = filepath.Join(f.out, "metrics.jsonl")
+	f.checkpoint = filepath.Join(f.out, "checkpoint.gob")
+	return f, nil
+}
+
+// metricLine is one line of metrics.jsonl: an update, or an evaluation.
+type metricLine struct {
+	Update *agentrl.TinyStepLog `json:"update,omitempty"`
+	Eval   *evalLine            `json:"eval,omitempty"`
+}
+
+type evalLine struct {
+	Agent string           `json:"agent"`
+	Split string           `json:"split"`
+	Eval  agentrl.TinyEval `json:"result"`
+}
+
+func trainTinyAgent(f *trainFlags, out io.Writer) error {
+	all, err := gym.LoadTasks(f.tasks)
+	if err != nil {
+		return err
+	}
+	train := gym.Filter(all, gym.Train, "")
+	if len(train) == 0 {
+		return fmt.Errorf("no train tasks in %s", f.tasks)
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: f.timeout})
+	if err != nil {
+		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+	}
+	defer pool.Close()
+	cfg := agentrl.DefaultTinyAgentConfig()
+	cfg.Seed = f.seed
+	agent, err := agentrl.NewTinyAgent(cfg)
+	if err != nil {
+		return err
+	}
+	algo := algorithms[f.algo]
+	env := gym.Config{MaxTurns: f.turns, WarmHidden: true}
+	tr, err := agentrl.NewTinyTrainer(agent, pool, agentrl.TinyTrainConfig{
+		Tasks: train, Env: env, Groups: f.groups, GroupSize: f.size, LR: f.lr,
+		Epochs: algo.epochs, DropUniform: algo.dropUniform, Advantage: algo.advantage(), Loss: algo.loss(), Seed: f.seed,
+	})
+	if err != nil {
+		return err
+	}
+	var logs []metricLine
+	if f.resume {
+		if err := tr.Load(f.checkpoint); err != nil {
+			return err
+		}
+		if logs, err = readMetrics(f.metrics, tr.Steps()); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "resumed %s at update %d\n", f.checkpoint, tr.Steps())
+	} else if _, err := os.Stat(f.checkpoint); err == nil {
+		return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
+	}
+	if err := writeMetrics(f.metrics, logs); err != nil {
+		return err
+	}
+	start := time.Now()
+	bar := newProgress(f.progress, f.steps)
+	for tr.Steps() < f.steps {
+		log, err := tr.Step()
+		if err != nil {
+			// The weights of a failed update were not saved: the last checkpoint is intact.
+			return fmt.Errorf("update %d: %w (last checkpoint: %s)", tr.Steps(), err, f.checkpoint)
+		}
+		if err := appendMetric(f.metrics, metricLine{Update: &log}); err != nil {
+			return err
+		}
+		bar.update(tr.Steps(), fmt.Sprintf("solved %.3f  calls %.2f  entropy %.3f", log.Solved, log.Calls, log.Entropy))
+		if tr.Steps()%f.every == 0 || tr.Steps() == f.steps {
+			if err := tr.Save(f.checkpoint); err != nil {
+				return err
+			}
+		}
+	}
+	bar.done()
+	trained := time.Since(start)
+	fmt.Fprintf(out, "%d updates of %d×%d episodes (%s, seed %d): %.1f s\n", f.steps, f.groups, f.size, f.algo, f.seed, trained.Seconds())
+
+	splits := []struct {
+		name  string
+		tasks []*gym.Task
+		reps  int
+	}{{"train", train, 1}, {"dev", gym.Filter(all, gym.Dev, ""), f.evalReps}, {"test", gym.Filter(all, gym.Test, ""), f.evalReps}}
+	type row struct {
+		name  string
+		rates []string
+	}
+	var rows []row
+	tiny := row{name: "TinyAgent (" + f.algo + ")"}
+	malformed := 0.0
+	for _, s := range splits {
+		ev, err := agentrl.EvalTinyAgent(agent, pool, s.tasks, s.reps, env, false, f.seed)
+		if err != nil {
+			return err
+		}
+		malformed = max(malformed, ev.Malformed)
+		if err := appendMetric(f.metrics, metricLine{Eval: &evalLine{Agent: "tinyagent", Split: s.name, Eval: ev}}); err != nil {
+			return err
+		}
+		tiny.rates = append(tiny.rates, fmt.Sprintf("%.3f", ev.Solved))
+	}
+	rows = append(rows, tiny)
+	if f.baselines {
+		base := []struct {
+			name  string
+			agent agentrl.GymAgent
+		}{
+			{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
+			{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
+		}
+		genv := gym.NewEnv(pool, env)
+		for _, b := range base {
+			r := row{name: b.name}
+			for _, s := range splits {
+				ev, err := agentrl.EvalGym(genv, s.tasks, b.agent, s.reps, f.seed)
+				if err != nil {
+					return err
+				}
+				r.rates = append(r.rates, fmt.Sprintf("%.3f", ev.SolveRate()))
+			}
+			rows = append(rows, r)
+		}
+	}
+	fmt.Fprintf(out, "\nsolve rate, %d calls per episode (train: 1 episode per task; dev, test: %d)\n", f.turns, f.evalReps)
+	fmt.Fprintf(out, "%-38s %7s %7s %7s\n", "agent", "train", "dev", "test")
+	for _, r := range rows {
+		fmt.Fprintf(out, "%-38s %7s %7s %7s\n", r.name, r.rates[0], r.rates[1], r.rates[2])
+	}
+	fmt.Fprintf(out, "TinyAgent malformed calls: %.3f (decoding is masked to the call grammar)\n", malformed)
+	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
+	return nil
+}
+
+// readMetrics keeps the update lines of an earlier run up to update n (later lines came after
+// the checkpoint and will be redone).
+func readMetrics(path string, n int) ([]metricLine, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var keep []metricLine
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		var m metricLine
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		if m.Update != nil && m.Update.Step < n {
+			keep = append(keep, m)
+		}
+	}
+	return keep, nil
+}
+
+func writeMetrics(path string, lines []metricLine) error {
+	var b strings.Builder
+	for _, m := range lines {
+		data, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func appendMetric(path string, m metricLine) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := fh.Write(append(data, '\n')); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+// progress draws a bar on a terminal, or prints a line every tenth of the run elsewhere.
+type progress struct {
+	w      io.Writer
+	total  int
+	tty    bool
+	start  time.Time
+	shown  int
+	active bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	tty := false
+	if fh, ok := w.(*os.File); ok {
+		if st, err := fh.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return &progress{w: w, total: total, tty: tty, start: time.Now()}
+}
+
+func (p *progress) update(n int, detail string) {
+	const width = 30
+	done := width * n / p.total
+	line := fmt.Sprintf("[%s%s] %d/%d  %s  %.0fs", strings.Repeat("#", done), strings.Repeat(".", width-done), n, p.total, detail, time.Since(p.start).Seconds())
+	if p.tty {
+		fmt.Fprintf(p.w, "\r%s", line)
+		p.active = true
+		return
+	}
+	if tenth := 10 * n / p.total; tenth > p.shown || n == p.total {
+		p.shown = tenth
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+func (p *progress) done() {
+	if p.active {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agenticrl/course/gym"
+)
+
+// smallTaskDir writes two train tasks and one dev and one test task, so a whole run with its
+// evaluation takes seconds.
+func smallTaskDir(t *testing.T) string {
+	t.Helper()
+	all, err := gym.LoadTasks(gymTasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, split := range gym.Splits {
+		n := 1
+		if split == gym.Train {
+			n = 2
+		}
+		for _, task := range gym.Filter(all, split, "")[:n] {
+			if err := gym.WriteTask(dir, task); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+func TestTrainFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-algo", "nope"}, {"-steps", "0"}, {"-lr", "-1"}, {"extra"}, {"-group-size", "x"},
+	} {
+		var buf bytes.Buffer
+		old := stderr
+		stderr = &buf
+		_, err := parseTrainFlags(args)
+		stderr = old
+		if !errors.Is(err, errUsage) {
+			t.Errorf("%v: got %v, want a usage error", args, err)
+		}
+	}
+	if err := trainMain(nil); !errors.Is(err, errUsage) {
+		t.Errorf("no model: got %v, want a usage error", err)
+	}
+}
+
+// metricUpdates reads the update numbers in a metrics file.
+func metricUpdates(t *testing.T, path string) (steps []int, evals int) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m metricLine
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("bad metrics line %q: %v", line, err)
+		}
+		switch {
+		case m.Update != nil:
+			steps = append(steps, m.Update.Step)
+		case m.Eval != nil:
+			evals++
+		}
+	}
+	return steps, evals
+}
+
+func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
+	dir := smallTaskDir(t)
+	outDir := filepath.Join(t.TempDir(), "run")
+	train := func(steps string, extra ...string) (string, error) {
+		args := append([]string{"-tasks", dir, "-out", outDir, "-steps", steps, "-groups", "1", "-group-size", "2",
+			"-turns", "2", "-eval-reps", "1", "-checkpoint-every", "1"}, extra...)
+		f, err := parseTrainFlags(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var progress, out bytes.Buffer
+		f.progress = &progress
+		err = trainTinyAgent(f, &out)
+		return out.String() + progress.String(), err
+	}
+	out, err := train("2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"TinyAgent (grpo)", "random edit, submit", "scripted search", "oracle", "2/2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	steps, evals := metricUpdates(t, filepath.Join(outDir, "metrics.jsonl"))
+	if len(steps) != 2 || steps[0] != 0 || steps[1] != 1 || evals != 3 {
+		t.Errorf("metrics: updates %v, %d evaluations; want [0 1] and 3", steps, evals)
+	}
+	if _, err := train("3"); err == nil || !strings.Contains(err.Error(), "-resume") {
+		t.Errorf("a second run into the same folder: got %v, want a refusal naming -resume", err)
+	}
+	out, err = train("3", "-resume")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "resumed") || !strings.Contains(out, "at update 2") {
+		t.Errorf("resume output:\n%s", out)
+	}
+	steps, _ = metricUpdates(t, filepath.Join(outDir, "metrics.jsonl"))
+	if len(steps) != 3 || steps[2] != 2 {
+		t.Errorf("after resuming: updates %v, want [0 1 2]", steps)
+	}
+}
