@@ -320,38 +320,58 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 		return log, nil
 	}
 	start = now()
-	in, err := t.batch(kept)
+	fit, err := t.Fit(kept)
 	if err != nil {
-		return log, err
+		return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
 	}
-	for epoch := range cfg.Epochs {
+	log.Loss, log.Entropy, log.Metrics = fit.Loss, fit.Entropy, fit.Metrics
+	log.TrainSec = since(start)
+	return log, nil
+}
+
+// TinyFit is what the gradient steps on one batch reported.
+type TinyFit struct {
+	Loss    float64            // of the first epoch
+	Entropy float64            // mean policy entropy over the batch's tokens, first epoch
+	Metrics map[string]float64 // the loss's metrics: first epoch, and name+"_last" for the last one
+}
+
+// Fit runs cfg.Epochs Adam steps of the loss on the calls of eps, whose Advantages must be set.
+// It stops at a loss that is NaN or infinite; the weights in memory have then taken that step
+// and must not be used.
+func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
+	fit := TinyFit{Metrics: map[string]float64{}}
+	in, err := t.batch(eps)
+	if err != nil {
+		return fit, err
+	}
+	epochs := t.Cfg.Epochs
+	for epoch := range epochs {
 		res, err := t.exec.Call(in...)
 		if err != nil {
-			return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
+			return fit, err
 		}
 		loss := float64(tensors.ToScalar[float32](res[0]))
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return log, fmt.Errorf("tinytrain: update %d epoch %d: the loss is %v; stopping before the weights are used", t.step-1, epoch, loss)
+			return fit, fmt.Errorf("epoch %d: the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", epoch, loss)
 		}
 		if epoch == 0 {
-			log.Loss = loss
-			log.Entropy = float64(tensors.ToScalar[float32](res[1]))
+			fit.Loss = loss
+			fit.Entropy = float64(tensors.ToScalar[float32](res[1]))
 		}
 		for k, name := range t.names {
-			if epoch == 0 || epoch == cfg.Epochs-1 {
-				key := name
-				if epoch > 0 {
-					key = name + "_last"
-				}
-				log.Metrics[key] = float64(tensors.ToScalar[float32](res[2+k]))
+			switch {
+			case epoch == 0:
+				fit.Metrics[name] = float64(tensors.ToScalar[float32](res[2+k]))
+			case epoch == epochs-1:
+				fit.Metrics[name+"_last"] = float64(tensors.ToScalar[float32](res[2+k]))
 			}
 		}
 		for _, r := range res {
 			r.FinalizeAll()
 		}
 	}
-	log.TrainSec = since(start)
-	return log, nil
+	return fit, nil
 }
 
 func uniform(g []*TinyEpisode) bool {

@@ -2,11 +2,13 @@ package agentrl
 
 import (
 	"path/filepath"
+	"strings"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/agenticrl/course/gym"
+	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
@@ -75,5 +77,27 @@ func TestTinyTrainerResumesExactly(t *testing.T) {
 	}
 	if !changed {
 		t.Fatal("three updates left every weight as it was: the test would pass without training")
+	}
+}
+
+func TestTinyTrainerStopsAtNaN(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan := func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+		loss, _ := PGLoss(0)(in)
+		return graph.Add(loss, graph.Log(graph.Neg(graph.OnesLike(loss)))), nil // log(−1)
+	}
+	tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:2],
+		Env: gym.Config{MaxTurns: 2, WarmHidden: true}, Groups: 1, GroupSize: 2, LR: 1e-3,
+		Advantage: GroupBaseline(false), Loss: nan, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tr.Step()
+	if err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("got %v, want an error naming the NaN loss", err)
 	}
 }
