@@ -581,6 +581,35 @@ func (a *TinyAgent) stepGraph(ids, pos, slot, bias *graph.Node, caches []*graph.
 	return append([]*graph.Node{logits}, updated...)
 }
 
+// HiddenGraph runs whole rows ids [B,T] (int32, right-padded) causally and returns the final
+// normalized hidden states [B,T,d]: what the output layer reads, and what a value head or a probe
+// can read too.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) HiddenGraph(ids *graph.Node) *graph.Node {
+	return a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) { return k, v })
+}
+
+// maskedLogSoftmax is log π over the whole vocabulary [B,A,V] after token at[b,j] of each row,
+// with the tokens that allowed marks 0 pushed to −1e9 before the softmax.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) maskedLogSoftmax(ids, at, allowed *graph.Node) *graph.Node {
+	z := a.logits(rowsAt(a.HiddenGraph(ids), at)) // [B,A,V]
+	z = graph.Add(z, graph.MulScalar(graph.OneMinus(allowed), -1e9))
+	return graph.LogSoftmax(z, -1)
+}
+
+// pickTargets gathers logp[b, j, targets[b,j]] from logp [B,A,V].
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func pickTargets(logp, targets *graph.Node) *graph.Node {
+	shape := targets.Shape()
+	g := logp.Graph()
+	where := graph.Stack([]*graph.Node{graph.Iota(g, shape, 0), graph.Iota(g, shape, 1), targets}, -1)
+	return graph.Gather(logp, where)
+}
+
 // LogProbsGraph is what a trainer differentiates: log π(targets[b,j]) under the masked policy at
 // temperature 1, [B,A] float32. ids [B,T] (int32) are the rows (prompt and call, right-padded);
 // the logits after token at[b,j] (int32 [B,A]) predict targets[b,j]; allowed [B,A,V] (float32,
@@ -590,14 +619,18 @@ func (a *TinyAgent) stepGraph(ids, pos, slot, bias *graph.Node, caches []*graph.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func (a *TinyAgent) LogProbsGraph(ids, at, targets, allowed *graph.Node) *graph.Node {
-	h := a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) { return k, v })
-	z := a.logits(rowsAt(h, at)) // [B,A,V]
-	z = graph.Add(z, graph.MulScalar(graph.OneMinus(allowed), -1e9))
-	logp := graph.LogSoftmax(z, -1)
-	shape := targets.Shape()
-	g := ids.Graph()
-	where := graph.Stack([]*graph.Node{graph.Iota(g, shape, 0), graph.Iota(g, shape, 1), targets}, -1)
-	return graph.Gather(logp, where)
+	return pickTargets(a.maskedLogSoftmax(ids, at, allowed), targets)
+}
+
+// PolicyGraph is LogProbsGraph together with the entropy [B,A] of the masked distribution each
+// target was drawn from, −Σ π log π over the allowed tokens: a trainer that regularizes entropy
+// needs both from one forward pass. A padding slot has entropy 0.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) PolicyGraph(ids, at, targets, allowed *graph.Node) (logProbs, entropy *graph.Node) {
+	logp := a.maskedLogSoftmax(ids, at, allowed)
+	entropy = graph.Neg(graph.ReduceSum(graph.Mul(graph.Mul(graph.Exp(logp), logp), allowed), -1))
+	return pickTargets(logp, targets), entropy
 }
 
 // NewTinyAgent makes a TinyAgent with random weights: normal with standard deviation InitScale,

@@ -597,3 +597,57 @@ func TestNumParameters(t *testing.T) {
 		t.Errorf("NumParameters = %d, want %d", got, want)
 	}
 }
+
+// TestPolicyGraphEntropy checks the entropy PolicyGraph returns against −Σ π log π computed
+// from LogProbs of every allowed token, one target at a time.
+func TestPolicyGraphEntropy(t *testing.T) {
+	agent, err := NewTinyAgent(TinyAgentConfig{Dim: 16, Layers: 1, Heads: 2, Context: 64, InitScale: 0.5, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := gym.StructObs{Code: []gym.CodeLine{{Tokens: []int{3, 4}}}, Menu: [][]gym.MenuEdit{{{Line: 1}, {Line: 1}}}, TurnsLeft: 3}
+	got, err := agent.Sample([]gym.StructObs{obs}, TinySampleOptions{Temperature: 1, Seed: 1, Unmasked: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := got[0]
+	b, err := agent.Batch([]TinySample{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := mlmodel.NewExec(agent.backend, agent.Store, func(_ *mlmodel.Scope, ids, at, targets, allowed *graph.Node) []*graph.Node {
+		agent.Store.SetTraining(ids.Graph(), true)
+		lp, ent := agent.PolicyGraph(ids, at, targets, allowed)
+		return []*graph.Node{lp, ent}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Call(b.IDs, b.At, b.Targets, b.Allowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ent := tensors.MustCopyFlatData[float32](res[1])
+	// Every token of the vocabulary, as target of position 0: log π over all of them.
+	var variants []TinySample
+	for v := range TinyVocab {
+		c := s
+		c.Tokens = []int{v}
+		c.Allowed = s.Allowed[:1]
+		variants = append(variants, c)
+	}
+	lps, err := agent.LogProbs(variants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for _, lp := range lps {
+		want -= math.Exp(lp[0]) * lp[0]
+	}
+	if math.Abs(float64(ent[0])-want) > 1e-4*math.Max(1, want) || want < 0.5 {
+		t.Fatalf("entropy at position 0: PolicyGraph %.6f, from the log-probs %.6f", ent[0], want)
+	}
+	if ent[TinyMaxCall-1] != 0 && len(s.Tokens) < TinyMaxCall {
+		t.Errorf("padding slot has entropy %g, want 0", ent[TinyMaxCall-1])
+	}
+}

@@ -42,7 +42,7 @@ func (e *TinyEpisode) Tokens() int {
 	return n
 }
 
-// TinyRolloutConfig controls Rollout.
+// TinyRolloutConfig controls TinyRollout.
 type TinyRolloutConfig struct {
 	Env         gym.Config // the gym's settings for every episode (MaxTurns, Reward, ...)
 	Temperature float64
@@ -54,9 +54,9 @@ type TinyRolloutConfig struct {
 	Malformed, PrefixCredit float64
 }
 
-// Rollout plays one episode on each task, all of them in lockstep: every turn, the calls of all
+// TinyRollout plays one episode of agent a on each task, all of them in lockstep: every turn, the calls of all
 // episodes still running are sampled as one batch, then the gym steps run in parallel.
-func (a *TinyAgent) Rollout(pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRolloutConfig) ([]*TinyEpisode, error) {
+func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRolloutConfig) ([]*TinyEpisode, error) {
 	n := len(tasks)
 	eps := make([]*TinyEpisode, n)
 	envs := make([]*gym.Env, n)
@@ -220,7 +220,7 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 	t.exec, err = mlmodel.NewExec(backend, agent.Store, func(scope *mlmodel.Scope, in []*graph.Node) []*graph.Node {
 		g := in[0].Graph()
 		agent.Store.SetTraining(g, true)
-		lp, ent := agent.policyGraph(in[0], in[1], in[2], in[3])
+		lp, ent := agent.PolicyGraph(in[0], in[1], in[2], in[3])
 		loss, metrics := cfg.Loss(TinyLossInputs{LogProbs: lp, Entropy: ent, OldLogProbs: in[4], RefLogProbs: in[5],
 			Advantages: in[6], Mask: in[7], Episode: in[8]})
 		opt.UpdateGraph(scope, g, loss)
@@ -245,19 +245,6 @@ func tinyMaskedMean(x, mask *graph.Node) *graph.Node {
 	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
 }
 
-// policyGraph is LogProbsGraph plus the entropy of the masked distribution at each position.
-func (a *TinyAgent) policyGraph(ids, at, targets, allowed *graph.Node) (logProbs, entropy *graph.Node) {
-	h := a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) { return k, v })
-	z := a.logits(rowsAt(h, at))
-	z = graph.Add(z, graph.MulScalar(graph.OneMinus(allowed), -1e9))
-	logp := graph.LogSoftmax(z, -1)
-	entropy = graph.Neg(graph.ReduceSum(graph.Mul(graph.Mul(graph.Exp(logp), logp), allowed), -1))
-	shape := targets.Shape()
-	g := ids.Graph()
-	where := graph.Stack([]*graph.Node{graph.Iota(g, shape, 0), graph.Iota(g, shape, 1), targets}, -1)
-	return graph.Gather(logp, where), entropy
-}
-
 // Steps returns how many updates ran.
 func (t *TinyTrainer) Steps() int { return t.step }
 
@@ -275,7 +262,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 		}
 	}
 	start := now()
-	eps, err := t.Agent.Rollout(t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
+	eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
 		Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit, Seed: cfg.Seed<<20 ^ uint64(t.step)})
 	if err != nil {
 		return log, err
@@ -403,7 +390,10 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 		return nil, err
 	}
 	rows := b.IDs.Shape().Dimensions[0]
-	nEps := tinyBucket(len(eps))
+	nEps := 8
+	for nEps < len(eps) {
+		nEps *= 2
+	}
 	old, ref, adv, mask := tinyMatrix(rows), tinyMatrix(rows), tinyMatrix(rows), tinyMatrix(rows)
 	episode := make([][]float32, rows)
 	for r := range rows {
@@ -596,7 +586,7 @@ func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int
 			ts = append(ts, t)
 		}
 	}
-	eps, err := a.Rollout(pool, ts, TinyRolloutConfig{Env: env, Temperature: 1, Unmasked: unmasked, Seed: seed})
+	eps, err := TinyRollout(a, pool, ts, TinyRolloutConfig{Env: env, Temperature: 1, Unmasked: unmasked, Seed: seed})
 	if err != nil {
 		return TinyEval{}, err
 	}
