@@ -261,13 +261,13 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 			tasks = append(tasks, task)
 		}
 	}
-	start := now()
+	start := time.Now()
 	eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
 		Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit, Seed: cfg.Seed<<20 ^ uint64(t.step)})
 	if err != nil {
 		return log, err
 	}
-	log.RolloutSec = since(start)
+	log.RolloutSec = time.Since(start).Seconds()
 	groups := make([][]*TinyEpisode, cfg.Groups)
 	calls := 0
 	for i, ep := range eps {
@@ -296,7 +296,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 	cfg.Advantage(groups)
 	var kept []*TinyEpisode
 	for _, g := range groups {
-		if cfg.DropUniform && uniform(g) {
+		if cfg.DropUniform && allSameReturn(g) {
 			continue
 		}
 		kept = append(kept, g...)
@@ -306,13 +306,13 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 	if len(kept) == 0 {
 		return log, nil
 	}
-	start = now()
+	start = time.Now()
 	fit, err := t.Fit(kept)
 	if err != nil {
 		return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
 	}
 	log.Loss, log.Entropy, log.Metrics = fit.Loss, fit.Entropy, fit.Metrics
-	log.TrainSec = since(start)
+	log.TrainSec = time.Since(start).Seconds()
 	return log, nil
 }
 
@@ -361,7 +361,9 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 	return fit, nil
 }
 
-func uniform(g []*TinyEpisode) bool {
+// allSameReturn reports whether every episode of a group got the same return: its advantages
+// are then all 0 and it teaches nothing.
+func allSameReturn(g []*TinyEpisode) bool {
 	for _, ep := range g {
 		if ep.Return != g[0].Return {
 			return false
@@ -394,7 +396,7 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	for nEps < len(eps) {
 		nEps *= 2
 	}
-	old, ref, adv, mask := tinyMatrix(rows), tinyMatrix(rows), tinyMatrix(rows), tinyMatrix(rows)
+	old, ref, adv, mask := trainMatrix(rows), trainMatrix(rows), trainMatrix(rows), trainMatrix(rows)
 	episode := make([][]float32, rows)
 	for r := range rows {
 		episode[r] = make([]float32, nEps)
@@ -424,17 +426,13 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	return []any{b.IDs, b.At, b.Targets, b.Allowed, old, ref, adv, mask, episode}, nil
 }
 
-func tinyMatrix(rows int) [][]float32 {
+func trainMatrix(rows int) [][]float32 {
 	m := make([][]float32, rows)
 	for i := range m {
 		m[i] = make([]float32, TinyMaxCall)
 	}
 	return m
 }
-
-func now() time.Time { return time.Now() }
-
-func since(t time.Time) float64 { return time.Since(t).Seconds() }
 
 // WIPGroupAdvantage: (R − mean of group) / (std + eps), same for every token.
 func GroupBaseline(scale bool) TinyAdvantage {

@@ -2,8 +2,8 @@ package agentrl
 
 import (
 	"path/filepath"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
