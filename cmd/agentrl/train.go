@@ -137,38 +137,58 @@ type evalLine struct {
 	Eval  agentrl.TinyEval `json:"result"`
 }
 
-func trainTinyAgent(f *trainFlags, out io.Writer) error {
+// tinyRun is a trainer with everything it needs, as the flags describe it.
+type tinyRun struct {
+	pool         *sandbox.Pool
+	agent        *agentrl.TinyAgent
+	tr           *agentrl.TinyTrainer
+	env          gym.Config
+	all, train   []*gym.Task
+	dev, heldOut []*gym.Task
+}
+
+func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	all, err := gym.LoadTasks(f.tasks)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	train := gym.Filter(all, gym.Train, "")
-	if len(train) == 0 {
-		return fmt.Errorf("no train tasks in %s", f.tasks)
+	r := &tinyRun{all: all, train: gym.Filter(all, gym.Train, ""), dev: gym.Filter(all, gym.Dev, ""), heldOut: gym.Filter(all, gym.Test, "")}
+	if len(r.train) == 0 {
+		return nil, fmt.Errorf("no train tasks in %s", f.tasks)
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
-	pool, err := sandbox.New(sandbox.Options{Timeout: f.timeout})
+	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout})
 	if err != nil {
-		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+		return nil, fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
 	}
-	defer pool.Close()
 	cfg := agentrl.DefaultTinyAgentConfig()
 	cfg.Seed = f.seed
-	agent, err := agentrl.NewTinyAgent(cfg)
-	if err != nil {
-		return err
+	if r.agent, err = agentrl.NewTinyAgent(cfg); err != nil {
+		r.pool.Close()
+		return nil, err
 	}
 	algo := algorithms[f.algo]
-	env := gym.Config{MaxTurns: f.turns, WarmHidden: true}
-	tr, err := agentrl.NewTinyTrainer(agent, pool, agentrl.TinyTrainConfig{
-		Tasks: train, Env: env, Groups: f.groups, GroupSize: f.size, LR: f.lr,
+	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true}
+	r.tr, err = agentrl.NewTinyTrainer(r.agent, r.pool, agentrl.TinyTrainConfig{
+		Tasks: r.train, Env: r.env, Groups: f.groups, GroupSize: f.size, LR: f.lr,
 		Epochs: algo.epochs, DropUniform: algo.dropUniform, Advantage: algo.advantage(), Loss: algo.loss(), Seed: f.seed,
 	})
 	if err != nil {
+		r.pool.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func trainTinyAgent(f *trainFlags, out io.Writer) error {
+	run, err := newTinyRun(f)
+	if err != nil {
 		return err
 	}
+	defer run.pool.Close()
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	pool, agent, tr, env, all, train := run.pool, run.agent, run.tr, run.env, run.all, run.train
 	var logs []metricLine
 	if f.resume {
 		if err := tr.Load(f.checkpoint); err != nil {
@@ -352,4 +372,47 @@ func (p *progress) done() {
 	if p.active {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// timeToTarget trains with f's settings and evaluates the held-out split every `every` updates,
+// until its solve rate reaches target or f.steps updates are done. The time it reports is
+// training time only; evaluations are timed apart.
+func timeToTarget(f *trainFlags, target float64, every int, out io.Writer) error {
+	run, err := newTinyRun(f)
+	if err != nil {
+		return err
+	}
+	defer run.pool.Close()
+	var training, evaluating time.Duration
+	best, bestAt := -1.0, 0
+	fmt.Fprintf(out, "time to a held-out solve rate of %.2f: %s, %d×%d episodes per update, %d calls, seed %d\n",
+		target, f.algo, f.groups, f.size, f.turns, f.seed)
+	for run.tr.Steps() < f.steps {
+		start := time.Now()
+		if _, err := run.tr.Step(); err != nil {
+			return err
+		}
+		training += time.Since(start)
+		if run.tr.Steps()%every != 0 && run.tr.Steps() != f.steps {
+			continue
+		}
+		start = time.Now()
+		ev, err := agentrl.EvalTinyAgent(run.agent, run.pool, run.heldOut, f.evalReps, run.env, false, f.seed)
+		if err != nil {
+			return err
+		}
+		evaluating += time.Since(start)
+		fmt.Fprintf(out, "  update %3d  held-out %.3f  training %.1f s\n", run.tr.Steps(), ev.Solved, training.Seconds())
+		if ev.Solved > best {
+			best, bestAt = ev.Solved, run.tr.Steps()
+		}
+		if ev.Solved >= target {
+			fmt.Fprintf(out, "reached %.3f ≥ %.2f after %d updates: %.1f s of training (%.1f s more evaluating)\n",
+				ev.Solved, target, run.tr.Steps(), training.Seconds(), evaluating.Seconds())
+			return nil
+		}
+	}
+	fmt.Fprintf(out, "target %.2f not reached in %d updates (%.1f s of training); best held-out %.3f after update %d\n",
+		target, f.steps, training.Seconds(), best, bestAt)
+	return nil
 }
