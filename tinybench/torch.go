@@ -1,0 +1,193 @@
+package tinybench
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/qwen3/safetensors"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+//go:embed tinyagent_torch.py
+var torchScript []byte
+
+// Python is the interpreter the PyTorch side runs under: Debian's, which has python3-torch.
+const Python = "/usr/bin/python3"
+
+// setupHint is what to run when PyTorch or OpenBLAS is missing.
+const setupHint = "run `AGENTRL_TEST_DEPS=1 make setup` (make setup-test)"
+
+// Available reports why the PyTorch side cannot run, or nil when it can.
+func Available() error {
+	out, err := exec.Command(Python, "-c", "import torch, numpy").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("tinybench: PyTorch missing (%s cannot import torch and numpy): %s (%v: %s)",
+			Python, setupHint, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// torchRun is one invocation of the script.
+type torchRun struct {
+	Bench                 bool // time the steps after the parity check (else: parity only)
+	Threads, Iters, Warmup int
+	Seed                  uint64
+}
+
+// torchResult is what the script reports (result.json).
+type torchResult struct {
+	Torch       string    `json:"torch"`
+	BLAS        string    `json:"blas"`
+	Parity      Parity    `json:"parity"`
+	TrainMS     []float64 `json:"train_ms"`
+	SampleMS    []float64 `json:"sample_ms"`
+	DecodeSteps int       `json:"decode_steps"`
+}
+
+// runTorch runs the script on the files write put in dir. The script itself fails when parity
+// is off or, when timing, when PyTorch runs on the reference BLAS; its message comes back in
+// the error.
+func runTorch(dir string, r torchRun) (torchResult, error) {
+	var res torchResult
+	args := []string{"-", "--dir", dir, "--threads", strconv.Itoa(r.Threads), "--seed", strconv.FormatUint(r.Seed, 10),
+		"--max-logprob-diff", fmt.Sprint(MaxLogProbDiff), "--max-grad-rel-diff", fmt.Sprint(MaxGradRelDiff)}
+	if r.Bench {
+		args = append(args, "--bench", "--iters", strconv.Itoa(r.Iters), "--warmup", strconv.Itoa(r.Warmup))
+	}
+	cmd := exec.Command(Python, args...)
+	// The script arrives on stdin so the package works wherever it is built.
+	cmd.Stdin = bytes.NewReader(torchScript)
+	// OpenMP (PyTorch's own kernels) and OpenBLAS size their thread pools from these at start-up.
+	n := strconv.Itoa(r.Threads)
+	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+n, "OPENBLAS_NUM_THREADS="+n, "MKL_NUM_THREADS="+n)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return res, fmt.Errorf("PyTorch side: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		return res, fmt.Errorf("PyTorch side wrote no result: %w", err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return res, fmt.Errorf("PyTorch side's result: %w", err)
+	}
+	return res, nil
+}
+
+// torchConfig is config.json: the network's sizes and the token ids the sampler's grammar
+// needs (the vocabulary keeps L1..L16 and M0..M39 contiguous).
+type torchConfig struct {
+	Dim, Layers, Heads, Context, Vocab int
+	Rows                               int // real rows of the batch; the rest are padding
+	CallSlots                          int // cache slots the prompt pass adds for the call
+	MaxCall, MaxLines, MaxMenu         int
+	LR                                 float64
+	Tokens                             map[string]int
+}
+
+// write stores the weights (weights.safetensors), the batch with GoMLX's results
+// (batch.safetensors) and config.json in dir.
+func (b *batch) write(dir string) error {
+	cfg := b.agent.Config
+	tc := torchConfig{Dim: cfg.Dim, Layers: cfg.Layers, Heads: cfg.Heads, Context: cfg.Context,
+		Vocab: len(agentrl.TinyVocab), Rows: len(b.samples),
+		CallSlots: 8, // agentrl's tinyCallSlots: more than the 4 cached steps a call needs
+		MaxCall:   agentrl.TinyMaxCall, MaxLines: agentrl.TinyMaxLines, MaxMenu: agentrl.TinyMaxMenu,
+		LR: LearningRate, Tokens: map[string]int{}}
+	for _, name := range []string{"<pad>", "<bos>", "CALL", "READ", "TEST", "SUBMIT", "EDIT", "END", "L1", "M0"} {
+		tc.Tokens[name] = agentrl.TinyToken(name)
+	}
+	raw, err := json.MarshalIndent(tc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), raw, 0o644); err != nil {
+		return err
+	}
+
+	var weights []safetensors.Tensor
+	for i, v := range b.weights() {
+		t, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("weight %s: %w", b.names[i], err)
+		}
+		weights = append(weights, f32Tensor(b.names[i], t))
+	}
+	if err := safetensors.Write(filepath.Join(dir, "weights.safetensors"), weights, nil); err != nil {
+		return err
+	}
+
+	data := []safetensors.Tensor{
+		f32Tensor("ids", b.train.IDs), f32Tensor("at", b.train.At), f32Tensor("targets", b.train.Targets),
+		f32Tensor("allowed", b.train.Allowed), f32Tensor("adv", b.adv), f32Tensor("mask", b.mask),
+		f32Tensor("go_logprobs", b.lp),
+	}
+	for i, g := range b.grads {
+		data = append(data, f32Tensor("grad/"+b.names[i], g))
+	}
+	data = append(data, b.samplerTensors()...)
+	return safetensors.Write(filepath.Join(dir, "batch.safetensors"), data, nil)
+}
+
+// samplerTensors are the sampler's inputs, padded as agentrl's Sample pads them (extra rows
+// hold <bos> alone and decode nothing), and the calls GoMLX drew with their log-probs:
+// prompt_ids [R,W], prompt_len [R], menu_len [R,TinyMaxLines] (the grammar's edit menu sizes),
+// go_tokens and go_token_logprobs [R,TinyMaxCall] (−1 and 0 after a call's end).
+func (b *batch) samplerTensors() []safetensors.Tensor {
+	rows, w, a := b.train.IDs.Shape().Dimensions[0], b.promptWidth, agentrl.TinyMaxCall
+	ids, lens := make([]float32, rows*w), make([]float32, rows)
+	menu := make([]float32, rows*agentrl.TinyMaxLines)
+	toks, lps := make([]float32, rows*a), make([]float32, rows*a)
+	for i := range rows {
+		lens[i] = 1
+		ids[i*w] = float32(agentrl.TinyToken("<bos>"))
+		for j := range a {
+			toks[i*a+j] = -1
+		}
+		if i >= len(b.samples) {
+			continue
+		}
+		s, st := b.samples[i], b.states[i]
+		lens[i] = float32(len(s.Prompt))
+		for j, t := range s.Prompt {
+			ids[i*w+j] = float32(t)
+		}
+		for l := range min(len(st.Menu), agentrl.TinyMaxLines) {
+			menu[i*agentrl.TinyMaxLines+l] = float32(min(len(st.Menu[l]), agentrl.TinyMaxMenu))
+		}
+		for j, t := range s.Tokens {
+			toks[i*a+j], lps[i*a+j] = float32(t), float32(s.LogProbs[j])
+		}
+	}
+	return []safetensors.Tensor{
+		{Name: "prompt_ids", DType: safetensors.F32, Shape: []int{rows, w}, Data: ids},
+		{Name: "prompt_len", DType: safetensors.F32, Shape: []int{rows}, Data: lens},
+		{Name: "menu_len", DType: safetensors.F32, Shape: []int{rows, agentrl.TinyMaxLines}, Data: menu},
+		{Name: "go_tokens", DType: safetensors.F32, Shape: []int{rows, a}, Data: toks},
+		{Name: "go_token_logprobs", DType: safetensors.F32, Shape: []int{rows, a}, Data: lps},
+	}
+}
+
+// f32Tensor converts a float32 or int32 tensor for safetensors (as F32: exact below 2^24).
+func f32Tensor(name string, t *tensors.Tensor) safetensors.Tensor {
+	var data []float32
+	switch t.DType() {
+	case dtypes.Int32:
+		for _, x := range tensors.MustCopyFlatData[int32](t) {
+			data = append(data, float32(x))
+		}
+	default:
+		data = tensors.MustCopyFlatData[float32](t)
+	}
+	return safetensors.Tensor{Name: name, DType: safetensors.F32, Shape: t.Shape().Dimensions, Data: data}
+}
