@@ -324,7 +324,9 @@ def main():
     if bad:
         raise SystemExit("parity: PyTorch's TinyAgent does not compute what GoMLX's does: " + "; ".join(bad))
 
-    result = {"torch": torch.__version__, "blas": blas, "parity": parity}
+    env = " ".join(f"{k}={os.environ[k]}" for k in sorted(os.environ)
+                   if k.startswith(("MALLOC_", "OMP_", "OPENBLAS_", "MKL_", "GOMP_")))
+    result = {"torch": torch.__version__, "blas": blas, "env": env, "parity": parity}
     if args.bench:
         def timed(f):
             out = []

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/agenticrl/course/agentrl"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/qwen3/model"
+	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -70,9 +72,12 @@ type Case struct {
 type Report struct {
 	Params        int // TinyAgent's weights
 	Threads       int
-	Backend       string // GoMLX's backend, as it describes itself
-	Torch         string // PyTorch's version
-	BLAS          string // the BLAS library PyTorch really loaded
+	CPUs          int
+	Load          float64 // the 1-minute load average when the comparison started
+	GoMLX         string  // GoMLX's version and backend
+	Torch         string  // PyTorch's version
+	BLAS          string  // the BLAS library PyTorch really loaded
+	TorchEnv      string  // the allocator and OpenMP settings PyTorch ran with
 	Iters, Warmup int
 	Cases         []Case
 }
@@ -99,7 +104,8 @@ func Compare(o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Threads: threads, Backend: backend.Description(), Iters: o.Iters, Warmup: o.Warmup}
+	rep := &Report{Threads: threads, CPUs: runtime.NumCPU(), Load: loadAverage(), GoMLX: gomlxVersion(backend),
+		Iters: o.Iters, Warmup: o.Warmup}
 	for _, rows := range o.Rows {
 		c, err := runCase(states[:rows], o, threads, rep)
 		if err != nil {
@@ -129,7 +135,7 @@ func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case,
 	if err != nil {
 		return Case{}, err
 	}
-	rep.Torch, rep.BLAS, rep.Params = tr.Torch, tr.BLAS, b.agent.NumParameters()
+	rep.Torch, rep.BLAS, rep.TorchEnv, rep.Params = tr.Torch, tr.BLAS, tr.Env, b.agent.NumParameters()
 	g, err := b.timeGo(o.Iters, o.Warmup, o.Seed)
 	if err != nil {
 		return Case{}, err
@@ -192,24 +198,31 @@ func (r *Report) Write(w io.Writer) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "TinyAgent (%d parameters) step times, GoMLX vs PyTorch on the CPU, same weights and batches\n",
 		r.Params)
-	fmt.Fprintf(&sb, "GoMLX:   %s, GOMAXPROCS=%d\n", r.Backend, r.Threads)
+	fmt.Fprintf(&sb, "GoMLX:   %s, GOMAXPROCS=%d\n", r.GoMLX, r.Threads)
 	fmt.Fprintf(&sb, "PyTorch: %s, torch.set_num_threads(%d), BLAS: %s\n", r.Torch, r.Threads, r.BLAS)
-	fmt.Fprintf(&sb, "median of %d runs after %d warm-up runs per step and side\n\n", r.Iters, r.Warmup)
-	fmt.Fprintf(&sb, "%-6s %5s %6s %9s %11s %14s\n", "step", "rows", "width", "GoMLX ms", "PyTorch ms", "GoMLX/PyTorch")
+	fmt.Fprintf(&sb, "         environment: %s\n", r.TorchEnv)
+	fmt.Fprintf(&sb, "machine: %d CPUs, load average %.2f at the start; median of %d runs after %d warm-up runs\n",
+		r.CPUs, r.Load, r.Iters, r.Warmup)
+	if r.Load > float64(r.CPUs-r.Threads)+0.5 {
+		sb.WriteString("warning: fewer idle CPUs than threads: these times include contention with other\n" +
+			"         processes, which PyTorch's spinning OpenMP threads suffer from more than Go's scheduler\n")
+	}
+	fmt.Fprintf(&sb, "\n%-6s %5s %6s %6s %9s %11s %14s\n", "step", "rows", "width", "steps", "GoMLX ms", "PyTorch ms", "GoMLX/PyTorch")
 	for _, c := range r.Cases {
-		fmt.Fprintf(&sb, "%-6s %5d %6d %9.1f %11.1f %14.2f\n", "train", c.Rows, c.TrainWidth,
+		fmt.Fprintf(&sb, "%-6s %5d %6d %6s %9.1f %11.1f %14.2f\n", "train", c.Rows, c.TrainWidth, "",
 			msf(c.Train.GoMLX), msf(c.Train.PyTorch), c.Train.Ratio())
-		fmt.Fprintf(&sb, "%-6s %5d %6d %9.1f %11.1f %14.2f\n", "sample", c.Rows, c.PromptWidth,
-			msf(c.Sample.GoMLX), msf(c.Sample.PyTorch), c.Sample.Ratio())
+		fmt.Fprintf(&sb, "%-6s %5d %6d %6s %9.1f %11.1f %14.2f\n", "sample", c.Rows, c.PromptWidth,
+			fmt.Sprintf("%d/%d", c.GoSteps, c.TorchSteps), msf(c.Sample.GoMLX), msf(c.Sample.PyTorch), c.Sample.Ratio())
 	}
 	sb.WriteString("\ntrain:  log-probs of the batch (one forward pass), REINFORCE loss, backward, Adam update.\n")
 	sb.WriteString("sample: one tool call per row: prompt pass (fills the K/V cache), then cached one-token\n" +
 		"        steps, each token drawn from the grammar-masked softmax at temperature 1.\n")
-	sb.WriteString("width:  padded tokens per row (train: prompt and call; sample: prompt pass).\n\n")
-	sb.WriteString("parity (PyTorch vs GoMLX, before timing):\n")
+	sb.WriteString("width:  padded tokens per row (train: prompt and call; sample: prompt pass).\n")
+	sb.WriteString("steps:  cached steps in one sample call, GoMLX/PyTorch (each side draws its own calls).\n\n")
+	sb.WriteString("parity, checked before timing (max |PyTorch - GoMLX|):\n")
 	for _, c := range r.Cases {
-		fmt.Fprintf(&sb, "  %3d rows: max |Δ log-prob| %.1e (batch), %.1e (sampler, cached steps); max gradient error %.1e of scale; cached steps per sample: GoMLX %d, PyTorch %d\n",
-			c.Rows, c.Parity.LogProbs, c.Parity.Sampler, c.Parity.Grads, c.GoSteps, c.TorchSteps)
+		fmt.Fprintf(&sb, "  %3d rows: log-probs %.1e (batch), %.1e (sampler's cached path); gradients %.1e of their scale\n",
+			c.Rows, c.Parity.LogProbs, c.Parity.Sampler, c.Parity.Grads)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
@@ -384,6 +397,30 @@ func (b *batch) timeGo(iters, warmup int, seed uint64) (goTimes, error) {
 		return out, fmt.Errorf("GoMLX train step: %w", err)
 	}
 	return out, nil
+}
+
+// loadAverage is the 1-minute load average, or 0 where /proc/loadavg is missing.
+func loadAverage() float64 {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	var load float64
+	fmt.Sscan(string(raw), &load)
+	return load
+}
+
+// gomlxVersion names the GoMLX module version this program was built with, and the backend.
+func gomlxVersion(backend compute.Backend) string {
+	version := "(version unknown)"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == "github.com/gomlx/gomlx" {
+				version = m.Version
+			}
+		}
+	}
+	return fmt.Sprintf("GoMLX %s, backend %q", version, backend.String())
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -36,17 +36,32 @@ func Available() error {
 	return nil
 }
 
+// TorchTuning is the environment the PyTorch process gets unless the caller's environment sets
+// these variables itself: the settings under which PyTorch did best on a shared 2-CPU machine,
+// so that the comparison is against PyTorch at its best rather than its defaults. GoMLX's
+// backend keeps freed buffers in pools for reuse; glibc's malloc instead returns tensors above
+// 128 KiB to the kernel and pays page faults to get them back on the next step (up to 6x the
+// step time at 128 rows there), unless told to keep them, as jemalloc or tcmalloc would.
+// OpenMP threads that spin while waiting lose their CPU to the threads they wait for whenever
+// another process competes for the cores (5x there); passive waiting sleeps instead.
+var TorchTuning = []string{
+	"MALLOC_MMAP_THRESHOLD_=4294967296",
+	"MALLOC_TRIM_THRESHOLD_=68719476736",
+	"OMP_WAIT_POLICY=PASSIVE",
+}
+
 // torchRun is one invocation of the script.
 type torchRun struct {
-	Bench                 bool // time the steps after the parity check (else: parity only)
+	Bench                  bool // time the steps after the parity check (else: parity only)
 	Threads, Iters, Warmup int
-	Seed                  uint64
+	Seed                   uint64
 }
 
 // torchResult is what the script reports (result.json).
 type torchResult struct {
 	Torch       string    `json:"torch"`
 	BLAS        string    `json:"blas"`
+	Env         string    `json:"env"` // the tuning variables the process ran with
 	Parity      Parity    `json:"parity"`
 	TrainMS     []float64 `json:"train_ms"`
 	SampleMS    []float64 `json:"sample_ms"`
@@ -69,6 +84,11 @@ func runTorch(dir string, r torchRun) (torchResult, error) {
 	// OpenMP (PyTorch's own kernels) and OpenBLAS size their thread pools from these at start-up.
 	n := strconv.Itoa(r.Threads)
 	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+n, "OPENBLAS_NUM_THREADS="+n, "MKL_NUM_THREADS="+n)
+	for _, kv := range TorchTuning {
+		if k, _, _ := strings.Cut(kv, "="); os.Getenv(k) == "" {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
