@@ -12,9 +12,14 @@ The Go side (package tinybench) writes, into --dir:
 This script builds the same network from nn.Embedding, nn.LayerNorm and nn.Linear (weights
 transposed into PyTorch's [out, in] layout), checks that its log-probs, its cached sampler and
 its gradients match GoMLX's, and with --bench times the training step and the sampling step
-(definitions in the package documentation) and writes result.json.
+(definitions in the package documentation) on request.
 
-Usage: tinyagent_torch.py --dir DIR --threads N [--bench --iters N --warmup N]
+It prints one JSON line once parity holds (versions, BLAS, parity figures). With --bench it then
+reads requests "sample N" or "train N" from standard input and answers each with one JSON line
+holding the N times in milliseconds, until its input closes; so the Go side can alternate with
+it in rounds.
+
+Usage: tinyagent_torch.py --dir DIR --threads N --max-logprob-diff X --max-grad-rel-diff Y [--bench]
 """
 
 import argparse
@@ -22,7 +27,6 @@ import ctypes
 import json
 import math
 import os
-import statistics
 import struct
 import sys
 import time
@@ -267,8 +271,6 @@ def main():
     ap.add_argument("--threads", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--iters", type=int, default=20)
-    ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--max-logprob-diff", type=float, required=True)
     ap.add_argument("--max-grad-rel-diff", type=float, required=True)
     args = ap.parse_args()
@@ -326,39 +328,36 @@ def main():
 
     env = " ".join(f"{k}={os.environ[k]}" for k in sorted(os.environ)
                    if k.startswith(("MALLOC_", "OMP_", "OPENBLAS_", "MKL_", "GOMP_")))
-    result = {"torch": torch.__version__, "blas": blas, "env": env, "parity": parity}
-    if args.bench:
-        def timed(f):
-            out = []
-            for i in range(args.warmup + args.iters):
-                start = time.perf_counter()
-                f()
-                if i >= args.warmup:
-                    out.append((time.perf_counter() - start) * 1e3)
-            return out
+    print(json.dumps({"torch": torch.__version__, "blas": blas, "env": env, "parity": parity}), flush=True)
+    if not args.bench:
+        return
 
-        gen = torch.Generator()
-        steps = []
+    gen = torch.Generator()
+    steps = [0]
 
-        def sample():
-            gen.manual_seed(args.seed)  # the same calls every run, as on the Go side
-            steps.append(sampler.run(generator=gen)[2])
+    def sample():
+        gen.manual_seed(args.seed)  # the same calls every run, as on the Go side
+        steps[0] = sampler.run(generator=gen)[2]
 
-        result["sample_ms"] = timed(sample)
-        result["decode_steps"] = steps[-1]
-        opt = torch.optim.Adam(model.parameters(), lr=cfg["LR"], betas=(0.9, 0.999), eps=1e-7)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg["LR"], betas=(0.9, 0.999), eps=1e-7)
 
-        def train():
-            opt.zero_grad(set_to_none=True)
-            loss = reinforce_loss(model.log_probs(ids, at, targets, allowed), adv, mask)
-            loss.backward()
-            opt.step()
-            return loss.item()
+    def train():
+        opt.zero_grad(set_to_none=True)
+        loss = reinforce_loss(model.log_probs(ids, at, targets, allowed), adv, mask)
+        loss.backward()
+        opt.step()
+        return loss.item()
 
-        result["train_ms"] = timed(train)
-    with open(os.path.join(args.dir, "result.json"), "w") as f:
-        json.dump(result, f)
-
+    # Requests "sample N" or "train N", one per line, until the input closes.
+    for line in sys.stdin:
+        step, n = line.split()
+        f = {"sample": sample, "train": train}[step]
+        out = []
+        for _ in range(int(n)):
+            start = time.perf_counter()
+            f()
+            out.append((time.perf_counter() - start) * 1e3)
+        print(json.dumps({"ms": out, "steps": steps[0]}), flush=True)
 
 if __name__ == "__main__":
     main()

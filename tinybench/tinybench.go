@@ -39,6 +39,8 @@ type Options struct {
 	Warmup  int    // untimed runs before them (compilation, first-touch allocation)
 	Threads int    // threads on both sides; 0: runtime.GOMAXPROCS(0)
 	Seed    uint64 // seeds the weights, the sampled calls and the advantages
+	// TorchDefaults runs PyTorch without TorchTuning: with glibc's and OpenMP's defaults.
+	TorchDefaults bool
 }
 
 // Parity is how far PyTorch's numbers are from GoMLX's on one batch.
@@ -100,7 +102,7 @@ func Compare(o Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tinybench: %w", err)
 	}
-	states, err := StartStates(o.Tasks, slices.Max(o.Rows))
+	states, err := startStates(o.Tasks, slices.Max(o.Rows))
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +118,13 @@ func Compare(o Options) (*Report, error) {
 	return rep, nil
 }
 
-// runCase compares one batch size: PyTorch first (it checks parity before it times anything),
-// then GoMLX, whose training steps change the weights it wrote for PyTorch.
+// Round is how many timed runs of a step one side makes before the other side's turn. The two
+// sides alternate in rounds so that both meet the same changes in the machine's load.
+const Round = 5
+
+// runCase compares one batch size. PyTorch checks parity before it times anything; then both
+// steps are timed in alternating rounds, every sampling round before any training round, since
+// training changes the weights and with them the calls that sampling draws.
 func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case, error) {
 	b, err := newBatch(states, o.Seed)
 	if err != nil {
@@ -131,21 +138,47 @@ func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case,
 	if err := b.write(dir); err != nil {
 		return Case{}, err
 	}
-	tr, err := runTorch(dir, torchRun{Bench: true, Threads: threads, Iters: o.Iters, Warmup: o.Warmup, Seed: o.Seed})
+	torch, head, err := startTorch(dir, torchRun{Bench: true, Tuned: !o.TorchDefaults, Threads: threads, Seed: o.Seed})
 	if err != nil {
 		return Case{}, err
 	}
-	rep.Torch, rep.BLAS, rep.TorchEnv, rep.Params = tr.Torch, tr.BLAS, tr.Env, b.agent.NumParameters()
-	g, err := b.timeGo(o.Iters, o.Warmup, o.Seed)
+	defer torch.close()
+	rep.Torch, rep.BLAS, rep.TorchEnv, rep.Params = head.Torch, head.BLAS, head.Env, b.agent.NumParameters()
+	goSide, err := b.goSteps(o.Seed)
 	if err != nil {
 		return Case{}, err
 	}
-	return Case{
-		Rows: len(states), TrainWidth: b.trainWidth(), PromptWidth: b.promptWidth,
-		GoSteps: g.steps, TorchSteps: tr.DecodeSteps, Parity: tr.Parity,
-		Train:  Pair{GoMLX: g.train, PyTorch: median(ms(tr.TrainMS))},
-		Sample: Pair{GoMLX: g.sample, PyTorch: median(ms(tr.SampleMS))},
-	}, nil
+	defer goSide.close()
+	c := Case{Rows: len(states), TrainWidth: b.trainWidth(), PromptWidth: b.promptWidth, Parity: head.Parity}
+	for _, step := range []struct {
+		name string
+		pair *Pair
+		run  func(n int) ([]time.Duration, error)
+	}{{"sample", &c.Sample, goSide.sample}, {"train", &c.Train, goSide.train}} {
+		var goTimes, torchTimes []time.Duration
+		for done := -o.Warmup; done < o.Iters; {
+			n := min(Round, o.Iters-done)
+			if done < 0 {
+				n = -done // the warm-up runs, discarded
+			}
+			g, err := step.run(n)
+			if err != nil {
+				return c, fmt.Errorf("GoMLX %s: %w", step.name, err)
+			}
+			t, steps, err := torch.times(step.name, n)
+			if err != nil {
+				return c, err
+			}
+			if done >= 0 {
+				goTimes, torchTimes = append(goTimes, g...), append(torchTimes, t...)
+			}
+			c.TorchSteps = max(c.TorchSteps, steps)
+			done += n
+		}
+		*step.pair = Pair{GoMLX: median(goTimes), PyTorch: median(torchTimes)}
+	}
+	c.GoSteps = goSide.steps
+	return c, torch.close()
 }
 
 // CheckParity builds a batch of rows start states and returns how far PyTorch's log-probs,
@@ -155,7 +188,7 @@ func CheckParity(tasks string, rows int, seed uint64) (Parity, error) {
 	if err := Available(); err != nil {
 		return Parity{}, err
 	}
-	states, err := StartStates(tasks, rows)
+	states, err := startStates(tasks, rows)
 	if err != nil {
 		return Parity{}, err
 	}
@@ -171,13 +204,16 @@ func CheckParity(tasks string, rows int, seed uint64) (Parity, error) {
 	if err := b.write(dir); err != nil {
 		return Parity{}, err
 	}
-	tr, err := runTorch(dir, torchRun{Threads: runtime.GOMAXPROCS(0), Seed: seed})
-	return tr.Parity, err
+	torch, head, err := startTorch(dir, torchRun{Threads: runtime.GOMAXPROCS(0), Seed: seed})
+	if err != nil {
+		return Parity{}, err
+	}
+	return head.Parity, torch.close()
 }
 
-// StartStates returns n start states of the train split's tasks, in task order, repeating the
+// startStates returns n start states of the train split's tasks, in task order, repeating the
 // split when n exceeds it.
-func StartStates(tasks string, n int) ([]gym.StructObs, error) {
+func startStates(tasks string, n int) ([]gym.StructObs, error) {
 	all, err := gym.LoadTasks(tasks)
 	if err != nil {
 		return nil, fmt.Errorf("tinybench: %w", err)
@@ -201,11 +237,10 @@ func (r *Report) Write(w io.Writer) error {
 	fmt.Fprintf(&sb, "GoMLX:   %s, GOMAXPROCS=%d\n", r.GoMLX, r.Threads)
 	fmt.Fprintf(&sb, "PyTorch: %s, torch.set_num_threads(%d), BLAS: %s\n", r.Torch, r.Threads, r.BLAS)
 	fmt.Fprintf(&sb, "         environment: %s\n", r.TorchEnv)
-	fmt.Fprintf(&sb, "machine: %d CPUs, load average %.2f at the start; median of %d runs after %d warm-up runs\n",
-		r.CPUs, r.Load, r.Iters, r.Warmup)
+	fmt.Fprintf(&sb, "machine: %d CPUs, load average %.2f at the start; median of %d runs after %d warm-up runs,\n"+
+		"         the two sides alternating every %d runs\n", r.CPUs, r.Load, r.Iters, r.Warmup, Round)
 	if r.Load > float64(r.CPUs-r.Threads)+0.5 {
-		sb.WriteString("warning: fewer idle CPUs than threads: these times include contention with other\n" +
-			"         processes, which PyTorch's spinning OpenMP threads suffer from more than Go's scheduler\n")
+		sb.WriteString("warning: fewer idle CPUs than threads: these times include contention with other processes\n")
 	}
 	fmt.Fprintf(&sb, "\n%-6s %5s %6s %6s %9s %11s %14s\n", "step", "rows", "width", "steps", "GoMLX ms", "PyTorch ms", "GoMLX/PyTorch")
 	for _, c := range r.Cases {
@@ -334,44 +369,18 @@ func (b *batch) goReference() error {
 
 func (b *batch) trainWidth() int { return b.train.IDs.Shape().Dimensions[1] }
 
-// goTimes are GoMLX's medians.
-type goTimes struct {
-	train, sample time.Duration
-	steps         int
+// goSide times GoMLX's two steps on a batch.
+type goSide struct {
+	b     *batch
+	seed  uint64
+	step  *mlmodel.Exec // Chapter 6's REINFORCE step
+	steps int           // cached steps in the latest sample call
 }
 
-// timeGo times agent.Sample on the start states, then Chapter 6's REINFORCE step on the batch.
-func (b *batch) timeGo(iters, warmup int, seed uint64) (goTimes, error) {
-	var out goTimes
-	runs := func(f func() error) (time.Duration, error) {
-		var ds []time.Duration
-		for i := range warmup + iters {
-			start := time.Now()
-			if err := f(); err != nil {
-				return 0, err
-			}
-			if i >= warmup {
-				ds = append(ds, time.Since(start))
-			}
-		}
-		return median(ds), nil
-	}
-	var err error
-	out.sample, err = runs(func() error {
-		s, err := b.agent.Sample(b.states, agentrl.TinySampleOptions{Temperature: 1, Seed: seed})
-		longest := 0
-		for _, x := range s {
-			longest = max(longest, len(x.Tokens))
-		}
-		out.steps = longest - 1 // the sampler runs a cached step after every token but the last
-		return err
-	})
-	if err != nil {
-		return out, fmt.Errorf("GoMLX sample: %w", err)
-	}
+func (b *batch) goSteps(seed uint64) (*goSide, error) {
 	backend, err := model.DefaultBackend()
 	if err != nil {
-		return out, err
+		return nil, err
 	}
 	opt := optimizer.Adam().LearningRate(LearningRate).Done()
 	step, err := mlmodel.NewExec(backend, b.agent.Store, func(scope *mlmodel.Scope, in []*graph.Node) *graph.Node {
@@ -382,19 +391,47 @@ func (b *batch) timeGo(iters, warmup int, seed uint64) (goTimes, error) {
 		return loss
 	})
 	if err != nil {
-		return out, err
+		return nil, err
 	}
-	defer step.Finalize()
-	out.train, err = runs(func() error {
-		res, err := step.Call(b.train.IDs, b.train.At, b.train.Targets, b.train.Allowed, b.adv, b.mask)
+	return &goSide{b: b, seed: seed, step: step}, nil
+}
+
+func (s *goSide) close() { s.step.Finalize() }
+
+// sample times n calls of agent.Sample on the start states, with the same seed every time.
+func (s *goSide) sample(n int) ([]time.Duration, error) {
+	return timeRuns(n, func() error {
+		got, err := s.b.agent.Sample(s.b.states, agentrl.TinySampleOptions{Temperature: 1, Seed: s.seed})
+		longest := 0
+		for _, x := range got {
+			longest = max(longest, len(x.Tokens))
+		}
+		s.steps = longest - 1 // the sampler runs a cached step after every token but the last
+		return err
+	})
+}
+
+// train times n REINFORCE steps on the batch.
+func (s *goSide) train(n int) ([]time.Duration, error) {
+	b := s.b
+	return timeRuns(n, func() error {
+		res, err := s.step.Call(b.train.IDs, b.train.At, b.train.Targets, b.train.Allowed, b.adv, b.mask)
 		if err != nil {
 			return err
 		}
 		res[0].FinalizeAll()
 		return nil
 	})
-	if err != nil {
-		return out, fmt.Errorf("GoMLX train step: %w", err)
+}
+
+func timeRuns(n int, f func() error) ([]time.Duration, error) {
+	out := make([]time.Duration, n)
+	for i := range out {
+		start := time.Now()
+		if err := f(); err != nil {
+			return nil, err
+		}
+		out[i] = time.Since(start)
 	}
 	return out, nil
 }
@@ -433,14 +470,6 @@ func median(ds []time.Duration) time.Duration {
 		return (s[n/2-1] + s[n/2]) / 2
 	}
 	return s[len(s)/2]
-}
-
-func ms(xs []float64) []time.Duration {
-	out := make([]time.Duration, len(xs))
-	for i, x := range xs {
-		out[i] = time.Duration(x * float64(time.Millisecond))
-	}
-	return out
 }
 
 func msf(d time.Duration) float64 { return d.Seconds() * 1e3 }

@@ -30,7 +30,7 @@ func TestParityCatchesDifferences(t *testing.T) {
 	if err := Available(); err != nil {
 		t.Fatal(err)
 	}
-	states, err := StartStates(tasks, 8)
+	states, err := startStates(tasks, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,10 @@ func TestParityCatchesDifferences(t *testing.T) {
 				t.Fatal(err)
 			}
 			rewrite(t, filepath.Join(dir, tc.file), tc.tensor, tc.change)
-			_, err := runTorch(dir, torchRun{Threads: runtime.GOMAXPROCS(0), Seed: 5})
+			torch, _, err := startTorch(dir, torchRun{Threads: runtime.GOMAXPROCS(0), Seed: 5})
+			if err == nil {
+				err = torch.close()
+			}
 			if err == nil || !strings.Contains(err.Error(), "parity") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("changed %s in %s: want a parity failure mentioning %q, got %v", tc.tensor, tc.file, tc.want, err)
 			}

@@ -1,15 +1,18 @@
 package tinybench
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agenticrl/course/agentrl"
 	"github.com/agenticrl/course/qwen3/safetensors"
@@ -36,8 +39,8 @@ func Available() error {
 	return nil
 }
 
-// TorchTuning is the environment the PyTorch process gets unless the caller's environment sets
-// these variables itself: the settings under which PyTorch did best on a shared 2-CPU machine,
+// TorchTuning is the environment the PyTorch process gets, unless Options.TorchDefaults is set
+// or the caller's environment sets these variables itself: the settings under which PyTorch did best on a shared 2-CPU machine,
 // so that the comparison is against PyTorch at its best rather than its defaults. GoMLX's
 // backend keeps freed buffers in pools for reuse; glibc's malloc instead returns tensors above
 // 128 KiB to the kernel and pays page faults to get them back on the next step (up to 6x the
@@ -52,56 +55,119 @@ var TorchTuning = []string{
 
 // torchRun is one invocation of the script.
 type torchRun struct {
-	Bench                  bool // time the steps after the parity check (else: parity only)
-	Threads, Iters, Warmup int
-	Seed                   uint64
+	Bench   bool // after the parity check, time steps on request (else: parity only)
+	Tuned   bool // apply TorchTuning
+	Threads int
+	Seed    uint64
 }
 
-// torchResult is what the script reports (result.json).
-type torchResult struct {
-	Torch       string    `json:"torch"`
-	BLAS        string    `json:"blas"`
-	Env         string    `json:"env"` // the tuning variables the process ran with
-	Parity      Parity    `json:"parity"`
-	TrainMS     []float64 `json:"train_ms"`
-	SampleMS    []float64 `json:"sample_ms"`
-	DecodeSteps int       `json:"decode_steps"`
+// torchHead is the first line the script prints, once parity is checked.
+type torchHead struct {
+	Torch  string `json:"torch"`
+	BLAS   string `json:"blas"`
+	Env    string `json:"env"` // the thread, allocator and OpenMP variables the process runs with
+	Parity Parity `json:"parity"`
 }
 
-// runTorch runs the script on the files write put in dir. The script itself fails when parity
-// is off or, when timing, when PyTorch runs on the reference BLAS; its message comes back in
-// the error.
-func runTorch(dir string, r torchRun) (torchResult, error) {
-	var res torchResult
-	args := []string{"-", "--dir", dir, "--threads", strconv.Itoa(r.Threads), "--seed", strconv.FormatUint(r.Seed, 10),
+// torchProc is the running script. In bench mode it reads requests "STEP N" on its standard
+// input and answers each with one JSON line: the N times in milliseconds and, for sample, the
+// cached steps of the last call.
+type torchProc struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Scanner
+	stderr bytes.Buffer
+	done   bool
+	err    error
+}
+
+// startTorch starts the script on the files write put in dir and returns once it has reported
+// parity. The script itself fails when parity is off or, in bench mode, when PyTorch runs on the
+// reference BLAS; its message comes back in the error.
+func startTorch(dir string, r torchRun) (*torchProc, torchHead, error) {
+	var head torchHead
+	script := filepath.Join(dir, "tinyagent_torch.py")
+	if err := os.WriteFile(script, torchScript, 0o644); err != nil {
+		return nil, head, err
+	}
+	args := []string{script, "--dir", dir, "--threads", strconv.Itoa(r.Threads), "--seed", strconv.FormatUint(r.Seed, 10),
 		"--max-logprob-diff", fmt.Sprint(MaxLogProbDiff), "--max-grad-rel-diff", fmt.Sprint(MaxGradRelDiff)}
 	if r.Bench {
-		args = append(args, "--bench", "--iters", strconv.Itoa(r.Iters), "--warmup", strconv.Itoa(r.Warmup))
+		args = append(args, "--bench")
 	}
-	cmd := exec.Command(Python, args...)
-	// The script arrives on stdin so the package works wherever it is built.
-	cmd.Stdin = bytes.NewReader(torchScript)
+	p := &torchProc{cmd: exec.Command(Python, args...)}
 	// OpenMP (PyTorch's own kernels) and OpenBLAS size their thread pools from these at start-up.
 	n := strconv.Itoa(r.Threads)
-	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+n, "OPENBLAS_NUM_THREADS="+n, "MKL_NUM_THREADS="+n)
+	p.cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+n, "OPENBLAS_NUM_THREADS="+n, "MKL_NUM_THREADS="+n)
 	for _, kv := range TorchTuning {
-		if k, _, _ := strings.Cut(kv, "="); os.Getenv(k) == "" {
-			cmd.Env = append(cmd.Env, kv)
+		if k, _, _ := strings.Cut(kv, "="); r.Tuned && os.Getenv(k) == "" {
+			p.cmd.Env = append(p.cmd.Env, kv)
 		}
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return res, fmt.Errorf("PyTorch side: %v: %s", err, strings.TrimSpace(stderr.String()))
+	p.cmd.Stderr = &p.stderr
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		return nil, head, err
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
-		return res, fmt.Errorf("PyTorch side wrote no result: %w", err)
+		return nil, head, err
 	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return res, fmt.Errorf("PyTorch side's result: %w", err)
+	p.out = bufio.NewScanner(stdout)
+	if err := p.cmd.Start(); err != nil {
+		return nil, head, fmt.Errorf("PyTorch side: %w", err)
 	}
-	return res, nil
+	if err := p.read(&head); err != nil {
+		return nil, head, err
+	}
+	return p, head, nil
+}
+
+// read decodes the script's next line into v.
+func (p *torchProc) read(v any) error {
+	if !p.out.Scan() {
+		return p.close()
+	}
+	if err := json.Unmarshal(p.out.Bytes(), v); err != nil {
+		p.close()
+		return fmt.Errorf("PyTorch side printed %q: %w", p.out.Text(), err)
+	}
+	return nil
+}
+
+// times runs n timed runs of step ("sample" or "train").
+func (p *torchProc) times(step string, n int) ([]time.Duration, int, error) {
+	if _, err := fmt.Fprintf(p.in, "%s %d\n", step, n); err != nil {
+		return nil, 0, fmt.Errorf("PyTorch side: %w (%v)", err, p.close())
+	}
+	var res struct {
+		MS    []float64 `json:"ms"`
+		Steps int       `json:"steps"`
+	}
+	if err := p.read(&res); err != nil {
+		return nil, 0, err
+	}
+	if len(res.MS) != n {
+		return nil, 0, fmt.Errorf("PyTorch side: asked for %d %s runs, got %d", n, step, len(res.MS))
+	}
+	out := make([]time.Duration, n)
+	for i, ms := range res.MS {
+		out[i] = time.Duration(ms * float64(time.Millisecond))
+	}
+	return out, res.Steps, nil
+}
+
+// close ends the script (closing its input ends its request loop) and reports how it ended.
+func (p *torchProc) close() error {
+	if p.done {
+		return p.err
+	}
+	p.done = true
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		p.err = fmt.Errorf("PyTorch side: %v: %s", err, strings.TrimSpace(p.stderr.String()))
+	}
+	return p.err
 }
 
 // torchConfig is config.json: the network's sizes and the token ids the sampler's grammar

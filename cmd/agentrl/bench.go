@@ -29,7 +29,8 @@ flags:
   --warmup N      untimed runs first (default 3)
   --threads N     threads on both sides (default: GOMAXPROCS)
   --tasks DIR     BugFix tasks; start states come from the train split (default datasets/bugfix)
-  --seed N        weights, sampled calls, advantages (default 1)`
+  --seed N        weights, sampled calls, advantages (default 1)
+  --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning`
 
 func benchMain(args []string) error {
 	if len(args) == 0 || args[0] != "tinyagent" {
@@ -50,6 +51,7 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	fs.IntVar(&o.Threads, "threads", 0, "threads")
 	fs.StringVar(&o.Tasks, "tasks", "datasets/bugfix", "task folder")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed")
+	fs.BoolVar(&o.TorchDefaults, "torch-defaults", false, "PyTorch without allocator and OpenMP tuning")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintln(stderr, benchUsage)
 		if errors.Is(err, flag.ErrHelp) {
