@@ -22,7 +22,10 @@
 //     the softmax of the logits masked to the call grammar.
 //
 // Both sides run with the same number of threads (GOMAXPROCS for Go; torch.set_num_threads and
-// OpenBLAS's own thread count for PyTorch), skip warm-up runs and report the median. Debian's
+// OpenBLAS's own thread count for PyTorch), skip warm-up runs and report the median. The script
+// stays running and the two sides take turns in rounds of a few runs, so that a change in the
+// machine's load reaches both. PyTorch runs with the allocator and OpenMP settings of
+// TorchTuning unless told otherwise. Debian's
 // PyTorch calls whatever BLAS the libblas.so.3 alternative names; the reference BLAS is several
 // times slower than OpenBLAS, so the script reports which library it really loaded and refuses
 // to time against the reference one.

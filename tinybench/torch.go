@@ -40,13 +40,14 @@ func Available() error {
 }
 
 // TorchTuning is the environment the PyTorch process gets, unless Options.TorchDefaults is set
-// or the caller's environment sets these variables itself: the settings under which PyTorch did best on a shared 2-CPU machine,
-// so that the comparison is against PyTorch at its best rather than its defaults. GoMLX's
-// backend keeps freed buffers in pools for reuse; glibc's malloc instead returns tensors above
-// 128 KiB to the kernel and pays page faults to get them back on the next step (up to 6x the
-// step time at 128 rows there), unless told to keep them, as jemalloc or tcmalloc would.
-// OpenMP threads that spin while waiting lose their CPU to the threads they wait for whenever
-// another process competes for the cores (5x there); passive waiting sleeps instead.
+// or the caller's environment sets these variables itself: the settings under which PyTorch did
+// best on a shared 2-CPU machine, so that GoMLX is compared with PyTorch at its best rather than
+// with its defaults. GoMLX's backend keeps freed buffers in pools for reuse; glibc's malloc
+// instead hands large tensors back to the kernel and pays page faults to get them again on the
+// next step (several times the step time at 128 rows there) unless told to keep them, as
+// jemalloc or tcmalloc would. OpenMP threads that spin while they wait take the CPU from the
+// threads they wait for whenever another process competes for the cores (5x there); passive
+// waiting sleeps instead.
 var TorchTuning = []string{
 	"MALLOC_MMAP_THRESHOLD_=4294967296",
 	"MALLOC_TRIM_THRESHOLD_=68719476736",
