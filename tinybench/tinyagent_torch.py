@@ -359,5 +359,6 @@ def main():
             out.append((time.perf_counter() - start) * 1e3)
         print(json.dumps({"ms": out, "steps": steps[0]}), flush=True)
 
+
 if __name__ == "__main__":
     main()
