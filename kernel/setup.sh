@@ -8,7 +8,8 @@
 #   3. The echarts JavaScript from its npm package (kernel/js), inlined by charts.
 #   4. The agentrl command itself, into .cache/bin.
 #   5. The Jupyter kernel spec "agentrl-go" for this checkout.
-#   6. Each component's own set-up (*/setup.sh: the gym, Qwen3, the site export).
+#   6. Each component's own set-up (*/setup.sh: the gym, Qwen3, the site export, the TinyAgent
+#      comparison).
 #   7. A warm Go build cache, so the first notebook cell does not wait for GoMLX to compile.
 #
 # The Dockerfile runs this same script: keep the two in step.
@@ -74,7 +75,7 @@ go build -o "$BIN/agentrl" ./cmd/agentrl
 AGENTRL_ROOT="$ROOT" "$BIN/agentrl" book kernel
 
 # 6. Components' own set-up (test and export dependencies).
-for s in gym/setup.sh qwen3/setup.sh qwen3/model/setup.sh kernel/site/setup.sh; do
+for s in gym/setup.sh qwen3/setup.sh qwen3/model/setup.sh kernel/site/setup.sh tinybench/setup.sh; do
 	if [ -f "$s" ]; then
 		say "running $s"
 		bash "$s"

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/agenticrl/course/tinybench"
+)
+
+func init() {
+	register(command{name: "bench", summary: "benchmarks: `bench tinyagent` times TinyAgent's steps in GoMLX against PyTorch", run: benchMain})
+}
+
+const benchUsage = `usage: agentrl bench tinyagent [flags]
+
+tinyagent: TinyAgent's training step (log-probs, REINFORCE loss, backward, Adam) and sampling step
+(one tool call per row: prompt pass, cached decode steps) in GoMLX against the same model and steps
+in PyTorch on the CPU, after checking that both compute the same numbers. Needs Debian's PyTorch
+and OpenBLAS (AGENTRL_TEST_DEPS=1 make setup).
+
+flags:
+  --rows 32,128   batch sizes (rows per step), comma-separated
+  --iters N       timed runs per step and side, median reported (default 20)
+  --warmup N      untimed runs first (default 3)
+  --threads N     threads on both sides (default: GOMAXPROCS)
+  --tasks DIR     BugFix tasks; start states come from the train split (default datasets/bugfix)
+  --seed N        weights, sampled calls, advantages (default 1)
+  --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning`
+
+func benchMain(args []string) error {
+	if len(args) == 0 || args[0] != "tinyagent" {
+		fmt.Fprintln(stderr, benchUsage)
+		return fmt.Errorf("%w: want `agentrl bench tinyagent [flags]`", errUsage)
+	}
+	return benchTinyAgent(os.Stdout, args[1:])
+}
+
+// benchTinyAgent parses the flags and runs the parts of the TinyAgent benchmark.
+func benchTinyAgent(w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("agentrl bench tinyagent", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	rows := fs.String("rows", "32,128", "batch sizes")
+	o := tinybench.Options{}
+	fs.IntVar(&o.Iters, "iters", 20, "timed runs")
+	fs.IntVar(&o.Warmup, "warmup", 3, "warm-up runs")
+	fs.IntVar(&o.Threads, "threads", 0, "threads")
+	fs.StringVar(&o.Tasks, "tasks", "datasets/bugfix", "task folder")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed")
+	fs.BoolVar(&o.TorchDefaults, "torch-defaults", false, "PyTorch without allocator and OpenMP tuning")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintln(stderr, benchUsage)
+		if errors.Is(err, flag.ErrHelp) {
+			return fmt.Errorf("%w: flags as listed above", errUsage)
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	for _, s := range strings.Split(*rows, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 1024 {
+			return fmt.Errorf("%w: --rows %q: want comma-separated batch sizes from 1 to 1024", errUsage, *rows)
+		}
+		o.Rows = append(o.Rows, n)
+	}
+	if o.Iters < 1 || o.Warmup < 0 || o.Threads < 0 {
+		return fmt.Errorf("%w: --iters must be at least 1, --warmup and --threads not negative", errUsage)
+	}
+	return benchTinyAgentSteps(w, o)
+}
+
+// benchTinyAgentSteps is the step-time part of the TinyAgent benchmark: each step's median time
+// on both sides and their ratio.
+func benchTinyAgentSteps(w io.Writer, o tinybench.Options) error {
+	rep, err := tinybench.Compare(o)
+	if err != nil {
+		return err
+	}
+	return rep.Write(w)
+}
