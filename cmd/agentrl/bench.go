@@ -30,7 +30,11 @@ flags:
   --threads N     threads on both sides (default: GOMAXPROCS)
   --tasks DIR     BugFix tasks; start states come from the train split (default datasets/bugfix)
   --seed N        weights, sampled calls, advantages (default 1)
-  --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning`
+  --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning
+  --target R      then train TinyAgent with the defaults of 'agentrl train tinyagent' and time how
+                  long it takes to reach held-out (test split) solve rate R (default 0.30; 0: skip)
+  --target-steps N  give up after N updates (default 40)
+  --target-every N  evaluate the held-out split every N updates (default 5)`
 
 func benchMain(args []string) error {
 	if len(args) == 0 || args[0] != "tinyagent" {
@@ -52,6 +56,9 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	fs.StringVar(&o.Tasks, "tasks", "datasets/bugfix", "task folder")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed")
 	fs.BoolVar(&o.TorchDefaults, "torch-defaults", false, "PyTorch without allocator and OpenMP tuning")
+	target := fs.Float64("target", 0.30, "held-out solve rate to reach")
+	targetSteps := fs.Int("target-steps", 40, "updates before giving up")
+	targetEvery := fs.Int("target-every", 5, "updates between evaluations")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintln(stderr, benchUsage)
 		if errors.Is(err, flag.ErrHelp) {
@@ -72,7 +79,21 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	if o.Iters < 1 || o.Warmup < 0 || o.Threads < 0 {
 		return fmt.Errorf("%w: --iters must be at least 1, --warmup and --threads not negative", errUsage)
 	}
-	return benchTinyAgentSteps(w, o)
+	if *target < 0 || *target > 1 || *targetSteps < 1 || *targetEvery < 1 {
+		return fmt.Errorf("%w: --target must lie in [0, 1], --target-steps and --target-every must be positive", errUsage)
+	}
+	if err := benchTinyAgentSteps(w, o); err != nil {
+		return err
+	}
+	if *target == 0 {
+		return nil
+	}
+	f, err := parseTrainFlags([]string{"-tasks", o.Tasks, "-seed", strconv.FormatUint(o.Seed, 10), "-steps", strconv.Itoa(*targetSteps)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return timeToTarget(f, *target, *targetEvery, w)
 }
 
 // benchTinyAgentSteps is the step-time part of the TinyAgent benchmark: each step's median time

@@ -35,7 +35,7 @@ func TestBenchUsage(t *testing.T) {
 // print a table. The times themselves are not checked.
 func TestBenchTinyAgent(t *testing.T) {
 	var out bytes.Buffer
-	err := benchTinyAgent(&out, []string{"--rows", "8", "--iters", "2", "--warmup", "1", "--tasks", gymTasks})
+	err := benchTinyAgent(&out, []string{"--rows", "8", "--iters", "2", "--warmup", "1", "--tasks", gymTasks, "--target", "0"})
 	if err != nil {
 		t.Fatal(err)
 	}

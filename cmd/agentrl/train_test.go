@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,5 +117,28 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	steps, _ = metricUpdates(t, filepath.Join(outDir, "metrics.jsonl"))
 	if len(steps) != 3 || steps[2] != 2 {
 		t.Errorf("after resuming: updates %v, want [0 1 2]", steps)
+	}
+}
+
+func TestTimeToTarget(t *testing.T) {
+	dir := smallTaskDir(t)
+	run := func(target string) string {
+		f, err := parseTrainFlags([]string{"-tasks", dir, "-steps", "2", "-groups", "1", "-group-size", "2", "-turns", "2", "-eval-reps", "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		x, _ := strconv.ParseFloat(target, 64)
+		if err := timeToTarget(f, x, 1, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if out := run("1"); !strings.Contains(out, "not reached in 2 updates") || strings.Count(out, "held-out") < 3 {
+		t.Errorf("unreachable target:\n%s", out)
+	}
+	// Any rate reaches 0: the first evaluation stops the run.
+	if out := run("0"); !strings.Contains(out, "\nreached ") || !strings.Contains(out, "after 1 updates") {
+		t.Errorf("reachable target:\n%s", out)
 	}
 }
