@@ -248,3 +248,71 @@ func TestTinyCriticFeatures(t *testing.T) {
 		}
 	}
 }
+
+func TestGAEAdvantageUsesTheCriticBeforeFitting(t *testing.T) {
+	tasks, err := gym.LoadTasks("../datasets/bugfix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	critic, err := NewTinyCritic(agent, DefaultTinyCriticConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func(i int) gym.StructObs { return gym.NewEnv(nil, gym.Config{MaxTurns: 4}).Reset(tasks[i]).Struct }
+	// Two episodes of one group: three calls ending in a solve, and one failed submission.
+	a := fakeEpisode([]float64{0, 0, 1}, 3, 5, 3)
+	a.States = []gym.StructObs{state(0), state(1), state(2)}
+	b := fakeEpisode([]float64{0}, 3)
+	b.States = []gym.StructObs{state(3)}
+	x, err := critic.Features(append(append([]gym.StructObs{}, a.States...), b.States...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := critic.Values(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	GAEAdvantage(critic, 0.9, 0.8)([][]*TinyEpisode{{a, b}})
+	wantA, retA := GAE(a.Rewards, []float64{v[0], v[1], v[2], 0}, 0.9, 0.8)
+	wantB, retB := GAE(b.Rewards, []float64{v[3], 0}, 0.9, 0.8)
+	for e, c := range []struct {
+		ep   *TinyEpisode
+		want []float64
+	}{{a, wantA}, {b, wantB}} {
+		for call, s := range c.ep.Calls {
+			if len(c.ep.Advantages[call]) != len(s.Tokens) {
+				t.Fatalf("episode %d call %d: %d advantages for %d tokens", e, call, len(c.ep.Advantages[call]), len(s.Tokens))
+			}
+			for _, got := range c.ep.Advantages[call] {
+				if !near(got, c.want[call], 1e-5) {
+					t.Errorf("episode %d call %d: advantage %v, want %v", e, call, got, c.want[call])
+				}
+			}
+		}
+	}
+	// The error it logs is the critic's error on the λ-returns before it was fitted to them.
+	targets := append(retA, retB...)
+	mse := 0.0
+	for i, y := range targets {
+		mse += (v[i] - y) * (v[i] - y) / float64(len(targets))
+	}
+	if len(critic.Errors) != 1 || !near(critic.Errors[0], mse, 1e-5) {
+		t.Errorf("critic.Errors = %v, want [%v]", critic.Errors, mse)
+	}
+	// And the critic was fitted: its values moved toward the targets.
+	after, err := critic.Values(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mseAfter := 0.0
+	for i, y := range targets {
+		mseAfter += (after[i] - y) * (after[i] - y) / float64(len(targets))
+	}
+	if !(mseAfter < mse) {
+		t.Errorf("the critic's error went from %v to %v: it was not fitted", mse, mseAfter)
+	}
+}
