@@ -154,7 +154,7 @@ func TestTinyCriticFits(t *testing.T) {
 	for i := range x {
 		x[i] = make([]float32, len(TinyVocab))
 		for j := range x[i] {
-			x[i][j] = float32(math.Sin(float64(7*i+3*j+1)))
+			x[i][j] = float32(math.Sin(float64(7*i + 3*j + 1)))
 		}
 		y[i] = 0.5 + float64(x[i][0]) - 0.5*float64(x[i][1])
 	}
