@@ -14,14 +14,14 @@ import (
 // the policy that sampled it, logRef under the reference. Unbiased; negative for about half the
 // samples, and its variance does not shrink as π approaches π_ref as fast as k3's.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.2 Three estimators of the KL from one sample".
 func KLK1(logp, logRef float64) float64 { return logp - logRef }
 
 // KLK2 is Schulman's k2 estimator, (log r)²/2, with logp and logRef as in KLK1. Never negative and
 // of low variance, but biased: its expectation agrees with KL(π‖π_ref) only to second order in
 // log r.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.2 Three estimators of the KL from one sample".
 func KLK2(logp, logRef float64) float64 {
 	d := logRef - logp
 	return d * d / 2
@@ -31,7 +31,7 @@ func KLK2(logp, logRef float64) float64 {
 // (E_π[r] = 1), never negative (e^d ≥ 1 + d), and of lower variance than k1 when π is close to
 // π_ref.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.2 Three estimators of the KL from one sample".
 func KLK3(logp, logRef float64) float64 {
 	d := logRef - logp
 	return math.Expm1(d) - d
@@ -39,10 +39,10 @@ func KLK3(logp, logRef float64) float64 {
 
 // KLEstimator names one of Schulman's per-sample KL estimators.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.3 The gradient of an estimator used as a loss".
 type KLEstimator int
 
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.3 The gradient of an estimator used as a loss".
 const (
 	K1 KLEstimator = iota // log π − log π_ref
 	K2                    // (log π_ref − log π)²/2
@@ -51,7 +51,7 @@ const (
 
 // String returns "k1", "k2" or "k3".
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.3 The gradient of an estimator used as a loss".
 func (e KLEstimator) String() string {
 	if e < K1 || e > K3 {
 		return fmt.Sprintf("KLEstimator(%d)", int(e))
@@ -64,7 +64,7 @@ func (e KLEstimator) String() string {
 // one shape, and so is the result. The gradient flows through logProbs only as the formula
 // says: the samples themselves are data. Section 10.3 measures what that gradient estimates.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.3 The gradient of an estimator used as a loss".
 func KLTokens(logProbs, refLogProbs *graph.Node, estimator KLEstimator) *graph.Node {
 	d := graph.Sub(refLogProbs, logProbs) // log r
 	switch estimator {
@@ -80,7 +80,7 @@ func KLTokens(logProbs, refLogProbs *graph.Node, estimator KLEstimator) *graph.N
 
 // klMaskedMean is the mean of x over the entries where mask is 1 (0 when there are none).
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
 func klMaskedMean(x, mask *graph.Node) *graph.Node {
 	n := graph.ReduceAllSum(mask)
 	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
@@ -91,7 +91,7 @@ func klMaskedMean(x, mask *graph.Node) *graph.Node {
 // RefLogProbs from its Reference agent (zeros without one, which turns the term into a penalty on
 // log π itself: set a Reference). The mean is reported as the metric "kl"; β = 0 only logs it.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
 func WithKLPenalty(base TinyLoss, beta float64, est KLEstimator) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		loss, metrics := base(in)
@@ -104,7 +104,7 @@ func WithKLPenalty(base TinyLoss, beta float64, est KLEstimator) TinyLoss {
 // so that minimizing the loss also keeps the policy uncertain. The mean entropy is reported as the
 // metric "entropy".
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
 func WithEntropyBonus(base TinyLoss, coef float64) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		loss, metrics := base(in)
@@ -121,7 +121,7 @@ func WithEntropyBonus(base TinyLoss, coef float64) TinyLoss {
 // trainer's logged rewards were computed before and stay the task's. Scoring the calls under ref
 // costs one forward pass per update; a failure there panics, as TinyAdvantage returns no error.
 //
-// Defined in ch10_kl_entropy.ipynb, "10.1 x".
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
 func WithKLReward(base TinyAdvantage, beta float64, ref *TinyAgent) TinyAdvantage {
 	return func(groups [][]*TinyEpisode) {
 		var samples []TinySample
