@@ -52,6 +52,7 @@ type trainFlags struct {
 	steps, groups, size    int
 	turns                  int
 	lr                     float64
+	entropy, kl            float64
 	out                    string
 	resume                 bool
 	every                  int
@@ -91,6 +92,8 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.IntVar(&f.size, "group-size", 16, "episodes per task in an update")
 	fs.IntVar(&f.turns, "turns", 6, "tool calls per episode")
 	fs.Float64Var(&f.lr, "lr", 3e-3, "Adam learning rate")
+	fs.Float64Var(&f.entropy, "entropy-coef", 0, "entropy bonus added to the loss (Chapter 10)")
+	fs.Float64Var(&f.kl, "kl-coef", 0, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
 	fs.StringVar(&f.out, "out", "", "run folder for metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
@@ -118,8 +121,8 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	if _, ok := algorithms[f.algo]; !ok {
 		return nil, fmt.Errorf("%w: unknown algorithm %q (want one of %s)", errUsage, f.algo, strings.Join(names, ", "))
 	}
-	if f.steps <= 0 || f.groups <= 0 || f.size <= 0 || f.turns <= 0 || f.every <= 0 || f.evalReps <= 0 || !(f.lr > 0) {
-		return nil, fmt.Errorf("%w: -steps, -groups, -group-size, -turns, -checkpoint-every, -eval-reps and -lr must be positive", errUsage)
+	if f.steps <= 0 || f.groups <= 0 || f.size <= 0 || f.turns <= 0 || f.every <= 0 || f.evalReps <= 0 || !(f.lr > 0) || f.entropy < 0 || f.kl < 0 {
+		return nil, fmt.Errorf("%w: -steps, -groups, -group-size, -turns, -checkpoint-every, -eval-reps and -lr must be positive, -entropy-coef and -kl-coef not negative", errUsage)
 	}
 	if f.out == "" {
 		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.algo, f.seed))
@@ -172,9 +175,21 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	}
 	algo := algorithms[f.algo]
 	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true}
+	loss := algo.loss()
+	if f.entropy > 0 {
+		loss = agentrl.WithEntropyBonus(loss, f.entropy)
+	}
+	var ref *agentrl.TinyAgent
+	if f.kl > 0 {
+		if ref, err = agentrl.NewTinyAgent(cfg); err != nil { // the same seed: the initial policy
+			r.pool.Close()
+			return nil, err
+		}
+		loss = agentrl.WithKLPenalty(loss, f.kl, agentrl.K3)
+	}
 	r.tr, err = agentrl.NewTinyTrainer(r.agent, r.pool, agentrl.TinyTrainConfig{
-		Tasks: r.train, Env: r.env, Groups: f.groups, GroupSize: f.size, LR: f.lr,
-		Epochs: algo.epochs, DropUniform: algo.dropUniform, Advantage: algo.advantage(), Loss: algo.loss(), Seed: f.seed,
+		Tasks: r.train, Env: r.env, Groups: f.groups, GroupSize: f.size, LR: f.lr, Reference: ref,
+		Epochs: algo.epochs, DropUniform: algo.dropUniform, Advantage: algo.advantage(), Loss: loss, Seed: f.seed,
 	})
 	if err != nil {
 		r.pool.Close()
