@@ -12,7 +12,7 @@ import (
 // grpoStdEps keeps the division by a group's standard deviation finite. It is far below any
 // real spread of rewards; a group with no spread at all is handled exactly instead.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.1 Group-relative advantages".
 const grpoStdEps = 1e-6
 
 // GroupAdvantages returns the group-relative advantages of GRPO (DeepSeekMath, 2024) for the
@@ -22,7 +22,7 @@ const grpoStdEps = 1e-6
 // scaleByStd it is the advantage of Dr. GRPO (Liu et al., 2025). A group whose rewards are all
 // equal gets advantages of exactly 0, never 0/0.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.1 Group-relative advantages".
 func GroupAdvantages(rewards []float64, scaleByStd bool, sampleStd bool) []float64 {
 	if len(rewards) == 0 {
 		return nil
@@ -57,7 +57,7 @@ func GroupAdvantages(rewards []float64, scaleByStd bool, sampleStd bool) []float
 // reward minus the mean of the other rewards of its group, which is Chapter 6's
 // LeaveOneOutBaseline. A group of one has nothing to compare with, so its advantage is 0.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.1 Group-relative advantages".
 func RLOOAdvantages(rewards []float64) []float64 {
 	if len(rewards) < 2 {
 		return make([]float64, len(rewards))
@@ -69,10 +69,10 @@ func RLOOAdvantages(rewards []float64) []float64 {
 // each token of each sequence gets. The names are those of the loss_agg_mode setting of the verl
 // training library.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.3 Where the length goes: aggregating token terms".
 type Aggregation int
 
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.3 Where the length goes: aggregating token terms".
 const (
 	// TokenMean averages over every token of the batch: Σ_i Σ_t ℓ / Σ_i |o_i| (DAPO).
 	TokenMean Aggregation = iota
@@ -88,7 +88,7 @@ const (
 
 // String returns the mode's loss_agg_mode name.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.3 Where the length goes: aggregating token terms".
 func (m Aggregation) String() string {
 	switch m {
 	case TokenMean:
@@ -111,7 +111,7 @@ func (m Aggregation) String() string {
 // length over maxLen under SeqMeanTokenSumNorm. maxLen is read only by SeqMeanTokenSumNorm, which
 // panics unless it is positive.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.3 Where the length goes: aggregating token terms".
 func AggregationWeights(lengths []int, mode Aggregation, maxLen int) []float64 {
 	n, total := 0, 0
 	for _, l := range lengths {
@@ -149,7 +149,7 @@ func AggregationWeights(lengths []int, mode Aggregation, maxLen int) []float64 {
 
 // GRPOConfig is the policy loss of the critic-free family.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
 type GRPOConfig struct {
 	ClipLow, ClipHigh float64     // the ratio is clipped to [1 − ClipLow, 1 + ClipHigh]
 	Aggregation       Aggregation // how token terms become one number
@@ -167,7 +167,7 @@ type GRPOConfig struct {
 // for A > 0 above 1 + ClipHigh, "clip_low_frac" for A < 0 below 1 − ClipLow) and the mean ratio
 // over tokens ("ratio"). It panics when SeqMeanTokenSumNorm has no positive MaxLen.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
 func GRPOLoss(cfg GRPOConfig) TinyLoss {
 	if cfg.Aggregation == SeqMeanTokenSumNorm && cfg.MaxLen <= 0 {
 		panic(fmt.Sprintf("agentrl: GRPOLoss with %v needs a positive MaxLen, got %d", cfg.Aggregation, cfg.MaxLen))
@@ -210,33 +210,40 @@ func GRPOLoss(cfg GRPOConfig) TinyLoss {
 		low := graph.Mul(sign(graph.LessThan(adv, graph.ZerosLike(adv))),
 			sign(graph.LessThan(ratio, graph.AddScalar(graph.OnesLike(ratio), -cfg.ClipLow))))
 		return loss, []TinyMetric{
-			{"clip_frac", tinyMaskedMean(graph.Add(high, low), mask)},
-			{"clip_high_frac", tinyMaskedMean(high, mask)},
-			{"clip_low_frac", tinyMaskedMean(low, mask)},
-			{"ratio", tinyMaskedMean(ratio, mask)},
+			{Name: "clip_frac", Value: grpoMaskedMean(graph.Add(high, low), mask)},
+			{Name: "clip_high_frac", Value: grpoMaskedMean(high, mask)},
+			{Name: "clip_low_frac", Value: grpoMaskedMean(low, mask)},
+			{Name: "ratio", Value: grpoMaskedMean(ratio, mask)},
 		}
 	}
 }
 
 // grpoPerEpisode sums a per-row value [B] into its episode [E], given the one-hot episode [B,E].
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
 func grpoPerEpisode(episode, rows *graph.Node) *graph.Node {
 	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(rows, -1)), 0)
 }
 
 // grpoPerRow gives each row [B] the value of its episode [E]; padding rows get 0.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
 func grpoPerRow(episode, eps *graph.Node) *graph.Node {
 	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(eps, 0)), -1)
+}
+
+// grpoMaskedMean is the mean of x over the entries where mask is 1 (0 when there are none).
+//
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
+func grpoMaskedMean(x, mask *graph.Node) *graph.Node {
+	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.MaxScalar(graph.ReduceAllSum(mask), 1))
 }
 
 // GRPOAdvantage returns GRPO's advantage for TinyAgent: within each group, the episodes' returns
 // go through GroupAdvantages (sample standard deviation when scaleByStd), and every token of
 // every call of an episode gets its episode's advantage. Without scaleByStd it is Dr. GRPO's.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func GRPOAdvantage(scaleByStd bool) TinyAdvantage {
 	return grpoSequenceAdvantage(func(r []float64) []float64 { return GroupAdvantages(r, scaleByStd, true) })
 }
@@ -244,7 +251,7 @@ func GRPOAdvantage(scaleByStd bool) TinyAdvantage {
 // RLOOAdvantage returns RLOO's advantage for TinyAgent: RLOOAdvantages of each group's returns,
 // given to every token of the episode.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func RLOOAdvantage() TinyAdvantage {
 	return grpoSequenceAdvantage(RLOOAdvantages)
 }
@@ -252,7 +259,7 @@ func RLOOAdvantage() TinyAdvantage {
 // grpoSequenceAdvantage turns a per-group function of returns into a TinyAdvantage that gives
 // every token of an episode the episode's advantage.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func grpoSequenceAdvantage(f func([]float64) []float64) TinyAdvantage {
 	return func(groups [][]*TinyEpisode) {
 		for _, g := range groups {
@@ -278,7 +285,7 @@ func grpoSequenceAdvantage(f func([]float64) []float64) TinyAdvantage {
 // tokens: 0 up to maxLen − buffer, then falling linearly to −1 at maxLen, and −1 beyond it. With
 // buffer ≤ 0 it is a step: 0 up to maxLen, −1 beyond.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func OverlongPenalty(length, maxLen, buffer int) float64 {
 	switch {
 	case length > maxLen:
@@ -293,7 +300,7 @@ func OverlongPenalty(length, maxLen, buffer int) float64 {
 // puts the returns back: the trainer's DropUniform still judges groups by the task's reward, as
 // DAPO's dynamic sampling judges them by accuracy alone.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func ShapedAdvantage(adv TinyAdvantage, bonus func(ep *TinyEpisode) float64) TinyAdvantage {
 	return func(groups [][]*TinyEpisode) {
 		var saved []float64
@@ -315,7 +322,7 @@ func ShapedAdvantage(adv TinyAdvantage, bonus func(ep *TinyEpisode) float64) Tin
 
 // CriticFree is one member of the critic-free family as settings of the TinyAgent trainer.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 type CriticFree struct {
 	Name        string
 	Advantage   TinyAdvantage
@@ -325,7 +332,7 @@ type CriticFree struct {
 
 // Configure returns cfg with the member's advantage, loss and DropUniform.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func (c CriticFree) Configure(cfg TinyTrainConfig) TinyTrainConfig {
 	cfg.Advantage, cfg.Loss, cfg.DropUniform = c.Advantage, GRPOLoss(c.Loss), c.DropUniform
 	return cfg
@@ -343,7 +350,7 @@ func (c CriticFree) Configure(cfg TinyTrainConfig) TinyTrainConfig {
 //   - GSPO (Zheng et al., 2025): std-scaled advantages, sequence ratio, SeqMeanTokenMean, clip
 //     range 3e-4 below and 4e-4 above 1, the ranges the paper reports.
 //
-// Defined in ch09_grpo.ipynb, "Chapter 9: GRPO and the critic-free family".
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
 func CriticFreeFamily(maxLen int) []CriticFree {
 	overlong := func(ep *TinyEpisode) float64 { return OverlongPenalty(ep.Tokens(), maxLen, maxLen/5) }
 	return []CriticFree{
