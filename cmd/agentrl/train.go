@@ -21,28 +21,35 @@ func init() {
 	register(command{name: "train", summary: "train TinyAgent in the BugFix gym (train tinyagent -h)", run: trainMain})
 }
 
-// algorithm is what --algo chooses: how advantages are computed, the loss, and whether groups
-// whose episodes all got the same return are dropped.
+// algorithm is what --algo chooses: given the longest episode in call tokens, the advantage,
+// the loss, whether groups whose episodes all got the same return are dropped, and the epochs
+// per batch.
 type algorithm struct {
-	summary     string
-	advantage   func() agentrl.TinyAdvantage
-	loss        func() agentrl.TinyLoss
-	dropUniform bool
-	epochs      int
+	summary string
+	build   func(maxLen int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int)
 }
 
 var algorithms = map[string]algorithm{
-	"reinforce": {summary: "REINFORCE with the group-mean baseline (Chapter 6)",
-		advantage: func() agentrl.TinyAdvantage { return agentrl.GroupBaseline(false) },
-		loss:      func() agentrl.TinyLoss { return agentrl.PGLoss(0) }},
-	"ppo": {summary: "PPO's clipped loss (ε 0.2), 4 epochs per batch, group-mean advantages (no critic) (Chapter 8)",
-		advantage: func() agentrl.TinyAdvantage { return agentrl.GroupBaseline(false) },
-		loss:      func() agentrl.TinyLoss { return agentrl.PPOLoss(agentrl.PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}) },
-		epochs:    4},
-	"grpo": {summary: "group-normalized advantages, groups without signal dropped",
-		advantage:   func() agentrl.TinyAdvantage { return agentrl.GroupBaseline(true) },
-		loss:        func() agentrl.TinyLoss { return agentrl.PGLoss(0) },
-		dropUniform: true},
+	"reinforce": {"REINFORCE with the group-mean baseline (Chapter 6)",
+		func(int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int) {
+			return agentrl.GroupBaseline(false), agentrl.PGLoss(0), false, 1
+		}},
+	"ppo": {"PPO's clipped loss (ε 0.2), 4 epochs per batch, group-mean advantages, no critic (Chapter 8)",
+		func(int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int) {
+			return agentrl.GroupBaseline(false), agentrl.PPOLoss(agentrl.PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), false, 4
+		}},
+}
+
+// The critic-free family of Chapter 9, one algorithm per member, named in lower case without
+// punctuation (grpo, drgrpo, dapo, rloo, gspo).
+func init() {
+	for i, m := range agentrl.CriticFreeFamily(agentrl.TinyMaxCall) {
+		name := strings.ToLower(strings.NewReplacer(".", "", " ", "").Replace(m.Name))
+		algorithms[name] = algorithm{m.Name + " as Chapter 9 configures it", func(maxLen int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int) {
+			m := agentrl.CriticFreeFamily(maxLen)[i]
+			return m.Advantage, agentrl.GRPOLoss(m.Loss), m.DropUniform, 1
+		}}
+	}
 }
 
 // trainFlags are the settings of `agentrl train tinyagent`.
@@ -173,9 +180,8 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 		r.pool.Close()
 		return nil, err
 	}
-	algo := algorithms[f.algo]
 	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true}
-	loss := algo.loss()
+	advantage, loss, drop, epochs := algorithms[f.algo].build(f.turns * agentrl.TinyMaxCall)
 	if f.entropy > 0 {
 		loss = agentrl.WithEntropyBonus(loss, f.entropy)
 	}
@@ -189,7 +195,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	}
 	r.tr, err = agentrl.NewTinyTrainer(r.agent, r.pool, agentrl.TinyTrainConfig{
 		Tasks: r.train, Env: r.env, Groups: f.groups, GroupSize: f.size, LR: f.lr, Reference: ref,
-		Epochs: algo.epochs, DropUniform: algo.dropUniform, Advantage: algo.advantage(), Loss: loss, Seed: f.seed,
+		Epochs: epochs, DropUniform: drop, Advantage: advantage, Loss: loss, Seed: f.seed,
 	})
 	if err != nil {
 		r.pool.Close()

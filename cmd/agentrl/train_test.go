@@ -142,3 +142,26 @@ func TestTimeToTarget(t *testing.T) {
 		t.Errorf("reachable target:\n%s", out)
 	}
 }
+
+// TestEveryAlgorithmTrains runs one update of each --algo, so that every chapter's advantage and
+// loss is wired to a trainer that compiles and steps.
+func TestEveryAlgorithmTrains(t *testing.T) {
+	dir := smallTaskDir(t)
+	for name := range algorithms {
+		t.Run(name, func(t *testing.T) {
+			f, err := parseTrainFlags([]string{"-algo", name, "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"),
+				"-steps", "1", "-groups", "1", "-group-size", "4", "-turns", "2", "-eval-reps", "1", "-baselines=false"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var progress, out bytes.Buffer
+			f.progress = &progress
+			if err := trainTinyAgent(f, &out); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			if !strings.Contains(out.String(), "TinyAgent ("+name+")") {
+				t.Errorf("output:\n%s", out.String())
+			}
+		})
+	}
+}
