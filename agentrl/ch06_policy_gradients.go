@@ -292,7 +292,7 @@ type TinyStepLog struct {
 	Tokens     float64 // mean call tokens per episode
 	Tests      float64 // mean test calls per episode
 	Malformed  float64 // fraction of calls that were malformed
-	Entropy    float64 // mean entropy of the policy over sampled call tokens (first epoch)
+	Entropy    float64 // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
 	Kept       int     // episodes that entered the loss (after DropUniform)
 	Loss       float64 // of the first epoch
 	Metrics    map[string]float64
