@@ -33,7 +33,7 @@ flags:
   --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning
   --target R      then train TinyAgent with the defaults of 'agentrl train tinyagent' and time how
                   long it takes to reach held-out (test split) solve rate R (default 0.30; 0: skip)
-  --target-steps N  give up after N updates (default 40)
+  --target-steps N  give up after N updates (default 20)
   --target-every N  evaluate the held-out split every N updates (default 5)`
 
 func benchMain(args []string) error {
@@ -57,7 +57,7 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed")
 	fs.BoolVar(&o.TorchDefaults, "torch-defaults", false, "PyTorch without allocator and OpenMP tuning")
 	target := fs.Float64("target", 0.30, "held-out solve rate to reach")
-	targetSteps := fs.Int("target-steps", 40, "updates before giving up")
+	targetSteps := fs.Int("target-steps", 20, "updates before giving up")
 	targetEvery := fs.Int("target-every", 5, "updates between evaluations")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintln(stderr, benchUsage)
