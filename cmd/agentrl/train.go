@@ -54,22 +54,21 @@ func init() {
 
 // trainFlags are the settings of `agentrl train tinyagent`.
 type trainFlags struct {
-	algo                   string
-	seed                   uint64
-	steps, groups, size    int
-	turns                  int
-	lr                     float64
-	entropy, kl            float64
-	out                    string
-	resume                 bool
-	every                  int
-	tasks                  string
-	evalReps               int
-	baselines              bool
-	timeout                time.Duration
-	progress               io.Writer
-	metrics, checkpoint    string
-	trainTasks, evalSplits []*gym.Task
+	algo                string
+	seed                uint64
+	steps, groups, size int
+	turns               int
+	lr                  float64
+	entropy, kl         float64
+	out                 string
+	resume              bool
+	every               int
+	tasks               string
+	evalReps            int
+	baselines           bool
+	timeout             time.Duration
+	progress            io.Writer
+	metrics, checkpoint string
 }
 
 func trainMain(args []string) error {
@@ -153,12 +152,12 @@ type evalLine struct {
 
 // tinyRun is a trainer with everything it needs, as the flags describe it.
 type tinyRun struct {
-	pool         *sandbox.Pool
-	agent        *agentrl.TinyAgent
-	tr           *agentrl.TinyTrainer
-	env          gym.Config
-	all, train   []*gym.Task
-	dev, heldOut []*gym.Task
+	pool       *sandbox.Pool
+	agent      *agentrl.TinyAgent
+	tr         *agentrl.TinyTrainer
+	env        gym.Config
+	train, dev []*gym.Task
+	heldOut    []*gym.Task // the test split: templates train never shows
 }
 
 func newTinyRun(f *trainFlags) (*tinyRun, error) {
@@ -166,7 +165,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &tinyRun{all: all, train: gym.Filter(all, gym.Train, ""), dev: gym.Filter(all, gym.Dev, ""), heldOut: gym.Filter(all, gym.Test, "")}
+	r := &tinyRun{train: gym.Filter(all, gym.Train, ""), dev: gym.Filter(all, gym.Dev, ""), heldOut: gym.Filter(all, gym.Test, "")}
 	if len(r.train) == 0 {
 		return nil, fmt.Errorf("no train tasks in %s", f.tasks)
 	}
@@ -213,7 +212,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return err
 	}
-	pool, agent, tr, env, all, train := run.pool, run.agent, run.tr, run.env, run.all, run.train
+	pool, agent, tr, env := run.pool, run.agent, run.tr, run.env
 	var logs []metricLine
 	if f.resume {
 		if err := tr.Load(f.checkpoint); err != nil {
@@ -255,7 +254,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		name  string
 		tasks []*gym.Task
 		reps  int
-	}{{"train", train, 1}, {"dev", gym.Filter(all, gym.Dev, ""), f.evalReps}, {"test", gym.Filter(all, gym.Test, ""), f.evalReps}}
+	}{{"train", run.train, 1}, {"dev", run.dev, f.evalReps}, {"test", run.heldOut, f.evalReps}}
 	type row struct {
 		name  string
 		rates []string
