@@ -960,16 +960,31 @@ type TinyBatch struct {
 // Batch packs samples for LogProbsGraph.
 //
 // Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
-func (a *TinyAgent) Batch(samples []TinySample) (TinyBatch, error) {
+func (a *TinyAgent) Batch(samples []TinySample) (TinyBatch, error) { return a.BatchTo(samples, 0, 0) }
+
+// BatchTo packs samples into a batch of rows rows and width tokens; 0 picks the smallest power
+// of two that fits. A graph compiles once per input shape, and compiling a training step takes
+// seconds: a trainer that always asks for the same shape compiles once.
+//
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
+func (a *TinyAgent) BatchTo(samples []TinySample, rows, width int) (TinyBatch, error) {
 	longest := 0
 	for _, s := range samples {
 		longest = max(longest, len(s.Prompt)+len(s.Tokens))
 	}
-	width := min(tinyBucket(longest), a.Config.Context)
-	if longest > width {
-		return TinyBatch{}, fmt.Errorf("tinyagent: a sample of %d tokens exceeds the context of %d", longest, a.Config.Context)
+	if width == 0 {
+		width = min(tinyBucket(longest), a.Config.Context)
 	}
-	rows, v, pad := tinyBucket(len(samples)), len(TinyVocab), TinyToken("<pad>")
+	if longest > width || width > a.Config.Context {
+		return TinyBatch{}, fmt.Errorf("tinyagent: a sample of %d tokens in a batch %d wide (the context is %d)", longest, width, a.Config.Context)
+	}
+	if rows == 0 {
+		rows = tinyBucket(len(samples))
+	}
+	if rows < len(samples) {
+		return TinyBatch{}, fmt.Errorf("tinyagent: %d samples do not fit in a batch of %d rows", len(samples), rows)
+	}
+	v, pad := len(TinyVocab), TinyToken("<pad>")
 	ids := make([][]int32, rows)
 	at := make([][]int32, rows)
 	targets := make([][]int32, rows)

@@ -274,10 +274,19 @@ type TinyTrainConfig struct {
 	PrefixCredit float64     // and its credit per well-formed leading token
 	Epochs       int         // gradient steps over each batch of rollouts (default 1)
 	DropUniform  bool        // leave out groups whose returns are all equal: they carry no signal
-	Advantage    TinyAdvantage
-	Loss         TinyLoss
-	Reference    *TinyAgent // the reference policy for RefLogProbs (nil: zeros)
-	Seed         uint64
+	// Refill is dynamic sampling (DAPO's): with DropUniform, up to Refill more rounds of
+	// rollouts on fresh tasks replace the groups left out, so that an update trains on
+	// Groups groups with a signal when rollouts find them. Rollouts are cheap next to a
+	// gradient step, whose cost does not shrink with the groups it drops.
+	Refill    int
+	Advantage TinyAdvantage
+	Loss      TinyLoss
+	Reference *TinyAgent // the reference policy for RefLogProbs (nil: zeros)
+	Seed      uint64
+	// FixedShape pads every batch to the most calls an update can make (every episode at
+	// Env.MaxTurns calls) and its width to a multiple of 32 tokens, so the training graph
+	// compiles once per width (prompts vary little) instead of once per shape: seconds each.
+	FixedShape bool
 }
 
 // TinyStepLog is what one update saw and did.
@@ -294,6 +303,7 @@ type TinyStepLog struct {
 	Malformed  float64 // fraction of calls that were malformed
 	Entropy    float64 // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
 	Kept       int     // episodes that entered the loss (after DropUniform)
+	Rounds     int     // rollout rounds: 1, plus any Refill took
 	Loss       float64 // of the first epoch
 	Metrics    map[string]float64
 	RolloutSec float64
@@ -318,6 +328,9 @@ type TinyTrainer struct {
 func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (*TinyTrainer, error) {
 	if cfg.Groups <= 0 || cfg.GroupSize <= 0 || len(cfg.Tasks) == 0 || cfg.Loss == nil || cfg.Advantage == nil {
 		return nil, fmt.Errorf("tinytrain: need Tasks, Groups > 0, GroupSize > 0, a Loss and an Advantage")
+	}
+	if cfg.FixedShape && cfg.Env.MaxTurns <= 0 {
+		return nil, fmt.Errorf("tinytrain: FixedShape needs Env.MaxTurns to size the batch")
 	}
 	if cfg.Temperature == 0 {
 		cfg.Temperature = 1
@@ -367,60 +380,68 @@ func tinyMaskedMean(x, mask *graph.Node) *graph.Node {
 func (t *TinyTrainer) Steps() int { return t.step }
 
 // Step runs one update: cfg.Groups tasks drawn for this step, GroupSize episodes each,
-// advantages, then Epochs gradient steps over the batch.
+// advantages (and with Refill, more rounds in place of the groups DropUniform left out), then
+// Epochs gradient steps over the batch.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Step() (TinyStepLog, error) {
 	cfg := t.Cfg
 	log := TinyStepLog{Step: t.step, Metrics: map[string]float64{}}
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(t.step)))
-	var tasks []*gym.Task
-	for range cfg.Groups {
-		task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
-		for range cfg.GroupSize {
-			tasks = append(tasks, task)
-		}
-	}
 	start := time.Now()
-	eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
-		Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit, Seed: cfg.Seed<<20 ^ uint64(t.step)})
-	if err != nil {
-		return log, err
+	var kept []*TinyEpisode
+	calls, sampled, keptGroups := 0, 0, 0
+	for round := 0; round <= cfg.Refill && keptGroups < cfg.Groups; round++ {
+		need := cfg.Groups - keptGroups
+		var tasks []*gym.Task
+		for range need {
+			task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
+			for range cfg.GroupSize {
+				tasks = append(tasks, task)
+			}
+		}
+		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
+			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
+			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44})
+		if err != nil {
+			return log, err
+		}
+		log.Rounds++
+		groups := make([][]*TinyEpisode, need)
+		for i, ep := range eps {
+			groups[i/cfg.GroupSize] = append(groups[i/cfg.GroupSize], ep)
+			ep.Group = sampled + i/cfg.GroupSize
+			log.Episodes++
+			log.Reward += ep.Return
+			log.Calls += float64(len(ep.Calls))
+			log.Tokens += float64(ep.Tokens())
+			if ep.Solved {
+				log.Solved++
+			}
+			for _, c := range ep.Calls {
+				calls++
+				if c.Err != nil {
+					log.Malformed++
+				}
+				if c.Err == nil && c.Action.Tool == gym.ToolTest {
+					log.Tests++
+				}
+			}
+		}
+		sampled += need
+		cfg.Advantage(groups)
+		for _, g := range groups {
+			if cfg.DropUniform && allSameReturn(g) {
+				continue
+			}
+			kept = append(kept, g...)
+			keptGroups++
+		}
 	}
 	log.RolloutSec = time.Since(start).Seconds()
-	groups := make([][]*TinyEpisode, cfg.Groups)
-	calls := 0
-	for i, ep := range eps {
-		ep.Group = i / cfg.GroupSize
-		groups[ep.Group] = append(groups[ep.Group], ep)
-		log.Episodes++
-		log.Reward += ep.Return
-		log.Calls += float64(len(ep.Calls))
-		log.Tokens += float64(ep.Tokens())
-		if ep.Solved {
-			log.Solved++
-		}
-		for _, c := range ep.Calls {
-			calls++
-			if c.Err != nil {
-				log.Malformed++
-			}
-			if c.Err == nil && c.Action.Tool == gym.ToolTest {
-				log.Tests++
-			}
-		}
-	}
 	n := float64(log.Episodes)
 	log.Solved, log.Reward, log.Calls, log.Tokens, log.Tests = log.Solved/n, log.Reward/n, log.Calls/n, log.Tokens/n, log.Tests/n
 	log.Malformed /= float64(max(calls, 1))
-	cfg.Advantage(groups)
-	var kept []*TinyEpisode
-	for _, g := range groups {
-		if cfg.DropUniform && allSameReturn(g) {
-			continue
-		}
-		kept = append(kept, g...)
-	}
 	log.Kept = len(kept)
 	t.step++
 	if len(kept) == 0 {
@@ -515,13 +536,22 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 			advs = append(advs, ep.Advantages[c])
 		}
 	}
-	b, err := t.Agent.Batch(samples)
+	rows, width, episodes := 0, 0, len(eps)
+	if t.Cfg.FixedShape {
+		episodes = t.Cfg.Groups * t.Cfg.GroupSize
+		rows = episodes * t.Cfg.Env.MaxTurns
+		for _, s := range samples {
+			width = max(width, len(s.Prompt)+len(s.Tokens))
+		}
+		width = min((width+31)/32*32, t.Agent.Config.Context)
+	}
+	b, err := t.Agent.BatchTo(samples, rows, width)
 	if err != nil {
 		return nil, err
 	}
-	rows := b.IDs.Shape().Dimensions[0]
+	rows = b.IDs.Shape().Dimensions[0]
 	nEps := 8
-	for nEps < len(eps) {
+	for nEps < episodes {
 		nEps *= 2
 	}
 	old, ref, adv, mask := trainMatrix(rows), trainMatrix(rows), trainMatrix(rows), trainMatrix(rows)

@@ -101,3 +101,99 @@ func TestTinyTrainerStopsAtNaN(t *testing.T) {
 		t.Fatalf("got %v, want an error naming the NaN loss", err)
 	}
 }
+
+// TestFixedShapeIsInert checks that padding a batch to the fixed shape changes neither the loss
+// nor the step: two agents with the same weights take one Fit on the same episodes, one padded,
+// and end with the same weights.
+func TestFixedShapeIsInert(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:4]
+	env := gym.Config{MaxTurns: 3, WarmHidden: true}
+	var trainers []*TinyTrainer
+	for _, fixed := range []bool{false, true} {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 4, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PGLoss(0.01), Seed: 1, FixedShape: fixed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trainers = append(trainers, tr)
+	}
+	var batch []*gym.Task
+	for _, task := range train {
+		batch = append(batch, task, task, task)
+	}
+	eps, err := TinyRollout(trainers[0].Agent, pool, batch, TinyRolloutConfig{Env: env, Temperature: 1, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ep := range eps {
+		ep.Advantages = make([][]float64, len(ep.Calls))
+		for c, s := range ep.Calls {
+			ep.Advantages[c] = make([]float64, len(s.Tokens))
+			for j := range s.Tokens {
+				ep.Advantages[c][j] = float64(i%3) - 1
+			}
+		}
+	}
+	in, err := trainers[1].batch(eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, width := in[0].(*tensors.Tensor).Shape().Dimensions[0], in[0].(*tensors.Tensor).Shape().Dimensions[1]; rows != 4*4*3 || width%32 != 0 {
+		t.Fatalf("fixed batch is %d×%d, want %d rows and a width that is a multiple of 32", rows, width, 4*4*3)
+	}
+	var fits []TinyFit
+	for _, tr := range trainers {
+		fit, err := tr.Fit(eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fits = append(fits, fit)
+	}
+	if d := fits[0].Loss - fits[1].Loss; d > 1e-6 || d < -1e-6 || fits[0].Loss == 0 {
+		t.Fatalf("loss %v bucketed vs %v padded", fits[0].Loss, fits[1].Loss)
+	}
+	a, b := tinyWeights(t, trainers[0].Agent), tinyWeights(t, trainers[1].Agent)
+	for i := range a {
+		for j := range a[i] {
+			if d := a[i][j] - b[i][j]; d > 1e-5 || d < -1e-5 {
+				t.Fatalf("weight %d[%d]: %v bucketed vs %v padded", i, j, a[i][j], b[i][j])
+			}
+		}
+	}
+}
+
+// TestRefill checks dynamic sampling's accounting where no group can have a signal (one call,
+// no submission, every return 0): an update rolls out 1 + Refill rounds, every one of them
+// left out; without DropUniform there is nothing to refill.
+func TestRefill(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	for _, drop := range []bool{true, false} {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:4],
+			Env: gym.Config{MaxTurns: 1}, Groups: 2, GroupSize: 3, LR: 1e-3, DropUniform: drop, Refill: 2,
+			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 1, FixedShape: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, err := tr.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds, kept := 3, 0
+		if !drop {
+			rounds, kept = 1, 6
+		}
+		if log.Rounds != rounds || log.Episodes != rounds*6 || log.Kept != kept || log.Reward != 0 {
+			t.Errorf("DropUniform %v: %d rounds, %d episodes, %d kept, reward %v; want %d rounds, %d episodes, %d kept, 0",
+				drop, log.Rounds, log.Episodes, log.Kept, log.Reward, rounds, rounds*6, kept)
+		}
+	}
+}

@@ -21,7 +21,8 @@
 //
 // Mistakes of the agent (unknown tools, bad arguments, edits that would not compile) become
 // error observations, never Go errors, and cost a turn like any call. MaxTurns and MaxTokens end
-// an episode cleanly with Truncated set and reward 0.
+// an episode cleanly with Truncated set and reward 0, unless SubmitAtLimit has the turn limit
+// submit the module as it stands.
 //
 // # Two kinds of observation
 //

@@ -18,6 +18,9 @@ type Config struct {
 	ProtectTests bool             // refuse edits of the visible test file
 	WarmHidden   bool             // run hidden tests in a warm worker instead of a fresh process (faster)
 	MessageChars int              // failure messages are cut to this many characters; default 240
+	// SubmitAtLimit submits the module as it stands when the turn limit is reached, as harnesses
+	// that grade the final state of the repository do, instead of ending the episode with reward 0.
+	SubmitAtLimit bool
 }
 
 // ApproxTokens estimates a token count as one token per four bytes, rounded up: close enough
@@ -36,7 +39,7 @@ type Step struct {
 	Reward    float64  // non-zero only on the step that ends the episode by submit
 	Done      bool     // the episode is over
 	Truncated bool     // it ended by the turn or token limit, without a submission (reward 0)
-	Outcome   *Outcome // set when the episode ended by submit
+	Outcome   *Outcome // set when the episode ended by a submission (submit, or SubmitAtLimit)
 }
 
 // Env is the BugFix environment: one episode at a time on one task. It is not safe for
@@ -218,7 +221,9 @@ func (e *Env) step(a Action, raw string) (Step, error) {
 	if ferr != nil {
 		return st, ferr
 	}
-	st.Reward, st.Outcome = out.Reward, out.Outcome
+	if out.Outcome != nil {
+		st.Reward, st.Outcome = out.Reward, out.Outcome
+	}
 	st.Done = st.Done || out.Done
 	return st, nil
 }
@@ -241,6 +246,13 @@ func (e *Env) finish(tool, raw, text string, err error) (Step, error) {
 		case e.cfg.MaxTokens > 0 && e.tokens >= e.cfg.MaxTokens:
 			text += fmt.Sprintf("\n[token limit of %d reached: the episode ends without a submission]", e.cfg.MaxTokens)
 			st.Done, st.Truncated, e.done = true, true, true
+		case e.turn >= e.cfg.MaxTurns && e.cfg.SubmitAtLimit:
+			o, sub, err := e.submit()
+			if err != nil {
+				return Step{}, err
+			}
+			text += fmt.Sprintf("\n[turn limit of %d reached: the module is submitted as it stands]\n%s", e.cfg.MaxTurns, sub)
+			st.Done, st.Reward, st.Outcome, e.done = true, o.Reward, o, true
 		case e.turn >= e.cfg.MaxTurns:
 			text += fmt.Sprintf("\n[turn limit of %d reached: the episode ends without a submission]", e.cfg.MaxTurns)
 			st.Done, st.Truncated, e.done = true, true, true

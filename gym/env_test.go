@@ -342,3 +342,29 @@ func TestTamperingIsFlagged(t *testing.T) {
 		t.Fatalf("the reference fix was flagged: %+v", clean.Flags)
 	}
 }
+
+// TestSubmitAtLimit checks that with SubmitAtLimit the last turn grades the module as it stands:
+// the reference fix as the only call solves the task, and a read as the only call gets the
+// buggy module's outcome.
+func TestSubmitAtLimit(t *testing.T) {
+	task := tasks(t)[0]
+	fix, ok := FixEdit(task)
+	if !ok {
+		t.Fatalf("%s has no menu fix", task.ID)
+	}
+	for _, c := range []struct {
+		action Action
+		reward float64
+	}{{Action{Tool: ToolEdit, Menu: &fix}, 1}, {Action{Tool: ToolRead}, 0}} {
+		env := NewEnv(pool(t), Config{MaxTurns: 1, SubmitAtLimit: true})
+		env.Reset(task)
+		st, err := env.Step(c.action)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Done || st.Truncated || st.Outcome == nil || st.Reward != c.reward || st.Outcome.HiddenAll != (c.reward == 1) ||
+			!strings.Contains(st.Obs.Text, "submitted as it stands") {
+			t.Fatalf("%s: %+v", c.action, st)
+		}
+	}
+}

@@ -59,6 +59,8 @@ type trainFlags struct {
 	steps, groups, size int
 	turns               int
 	lr                  float64
+	refill              int
+	submitAtLimit       bool
 	entropy, kl         float64
 	out                 string
 	resume              bool
@@ -93,18 +95,20 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	sort.Strings(names)
 	fs.StringVar(&f.algo, "algo", "grpo", "algorithm: "+strings.Join(names, ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the weights, the tasks drawn and every sample")
-	fs.IntVar(&f.steps, "steps", 20, "policy updates")
+	fs.IntVar(&f.steps, "steps", 30, "policy updates")
 	fs.IntVar(&f.groups, "groups", 8, "tasks per update")
 	fs.IntVar(&f.size, "group-size", 8, "episodes per task in an update")
-	fs.IntVar(&f.turns, "turns", 4, "tool calls per episode")
+	fs.IntVar(&f.turns, "turns", 1, "tool calls per episode")
+	fs.BoolVar(&f.submitAtLimit, "submit-at-limit", true, "grade the module as it stands when the calls run out (false: no submission, reward 0)")
 	fs.Float64Var(&f.lr, "lr", 3e-3, "Adam learning rate")
+	fs.IntVar(&f.refill, "refill", 4, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
 	fs.Float64Var(&f.entropy, "entropy-coef", 0, "entropy bonus added to the loss (Chapter 10)")
 	fs.Float64Var(&f.kl, "kl-coef", 0, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
 	fs.StringVar(&f.out, "out", "", "run folder for metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
 	fs.StringVar(&f.tasks, "tasks", "datasets/bugfix", "task folder")
-	fs.IntVar(&f.evalReps, "eval-reps", 4, "evaluation episodes per held-out task (train tasks: 1)")
+	fs.IntVar(&f.evalReps, "eval-reps", 2, "evaluation episodes per held-out task (train tasks: 1)")
 	fs.BoolVar(&f.baselines, "baselines", true, "evaluate the baselines under the same interface")
 	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
 	fs.Usage = func() {
@@ -127,8 +131,11 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	if _, ok := algorithms[f.algo]; !ok {
 		return nil, fmt.Errorf("%w: unknown algorithm %q (want one of %s)", errUsage, f.algo, strings.Join(names, ", "))
 	}
-	if f.steps <= 0 || f.groups <= 0 || f.size <= 0 || f.turns <= 0 || f.every <= 0 || f.evalReps <= 0 || !(f.lr > 0) || f.entropy < 0 || f.kl < 0 {
-		return nil, fmt.Errorf("%w: -steps, -groups, -group-size, -turns, -checkpoint-every, -eval-reps and -lr must be positive, -entropy-coef and -kl-coef not negative", errUsage)
+	if f.steps <= 0 || f.groups <= 0 || f.size <= 0 || f.turns <= 0 || f.every <= 0 || f.evalReps <= 0 || !(f.lr > 0) {
+		return nil, fmt.Errorf("%w: -steps, -groups, -group-size, -turns, -checkpoint-every, -eval-reps and -lr must be positive", errUsage)
+	}
+	if f.entropy < 0 || f.kl < 0 || f.refill < 0 {
+		return nil, fmt.Errorf("%w: -entropy-coef, -kl-coef and -refill must not be negative", errUsage)
 	}
 	if f.out == "" {
 		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.algo, f.seed))
@@ -169,7 +176,9 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	if len(r.train) == 0 {
 		return nil, fmt.Errorf("no train tasks in %s", f.tasks)
 	}
-	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout})
+	// Training repeats the same edits, among them loops that never end: memoized timeouts cost
+	// nothing the second time.
+	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout, CacheTimeouts: true})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
 	}
@@ -179,7 +188,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 		r.pool.Close()
 		return nil, err
 	}
-	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true}
+	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true, SubmitAtLimit: f.submitAtLimit}
 	advantage, loss, drop, epochs := algorithms[f.algo].build(f.turns * agentrl.TinyMaxCall)
 	if f.entropy > 0 {
 		loss = agentrl.WithEntropyBonus(loss, f.entropy)
@@ -192,9 +201,12 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 		}
 		loss = agentrl.WithKLPenalty(loss, f.kl, agentrl.K3)
 	}
+	// Refilling replaces the groups that carry no signal, so it implies dropping them; for
+	// group-relative advantages a dropped group had advantage 0 and no gradient anyway.
 	r.tr, err = agentrl.NewTinyTrainer(r.agent, r.pool, agentrl.TinyTrainConfig{
 		Tasks: r.train, Env: r.env, Groups: f.groups, GroupSize: f.size, LR: f.lr, Reference: ref,
-		Epochs: epochs, DropUniform: drop, Advantage: advantage, Loss: loss, Seed: f.seed,
+		Epochs: epochs, DropUniform: drop || f.refill > 0, Refill: f.refill, Advantage: advantage, Loss: loss,
+		Seed: f.seed, FixedShape: true,
 	})
 	if err != nil {
 		r.pool.Close()
@@ -295,7 +307,11 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 			rows = append(rows, r)
 		}
 	}
-	fmt.Fprintf(out, "\nsolve rate, %d calls per episode (train: 1 episode per task; dev, test: %d)\n", f.turns, f.evalReps)
+	graded := "graded as it stands when they run out"
+	if !f.submitAtLimit {
+		graded = "no submission, no reward when they run out"
+	}
+	fmt.Fprintf(out, "\nsolve rate, %d calls per episode, %s (train: 1 episode per task; dev, test: %d)\n", f.turns, graded, f.evalReps)
 	fmt.Fprintf(out, "%-38s %7s %7s %7s\n", "agent", "train", "dev", "test")
 	for _, r := range rows {
 		fmt.Fprintf(out, "%-38s %7s %7s %7s\n", r.name, r.rates[0], r.rates[1], r.rates[2])

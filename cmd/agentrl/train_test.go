@@ -38,7 +38,7 @@ func smallTaskDir(t *testing.T) string {
 
 func TestTrainFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"-algo", "nope"}, {"-steps", "0"}, {"-lr", "-1"}, {"-kl-coef", "-1"}, {"extra"}, {"-group-size", "x"},
+		{"-algo", "nope"}, {"-steps", "0"}, {"-lr", "-1"}, {"-kl-coef", "-1"}, {"-refill", "-1"}, {"extra"}, {"-group-size", "x"},
 	} {
 		var buf bytes.Buffer
 		old := stderr

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -368,5 +369,37 @@ func TestFallbackIsLoud(t *testing.T) {
 	}
 	if _, err := New(Options{Workers: 1, Mode: ModeNamespaces, Log: &log}); err == nil {
 		t.Fatal("ModeNamespaces started without namespaces")
+	}
+}
+
+// TestCacheTimeouts checks that a run that timed out is memoized only with CacheTimeouts, and
+// that the memoized answer is the same timeout, given without running.
+func TestCacheTimeouts(t *testing.T) {
+	loop := Request{Module: "m", Source: trivialModule, Tests: "def test_loop():\n    while True:\n        pass\n"}
+	for _, cacheTimeouts := range []bool{false, true} {
+		p, err := New(Options{Workers: 1, Timeout: 200 * time.Millisecond, CacheTimeouts: cacheTimeouts, Log: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			r, err := p.Run(loop)
+			if err != nil {
+				p.Close()
+				t.Fatal(err)
+			}
+			if r.Status != StatusTimeout || r.Cached != (cacheTimeouts && i == 1) {
+				p.Close()
+				t.Fatalf("CacheTimeouts %v, run %d: status %s, cached %v", cacheTimeouts, i, r.Status, r.Cached)
+			}
+			if r.Cached && r.Tainted != "" {
+				p.Close()
+				t.Fatalf("a memoized timeout is tainted: %q", r.Tainted)
+			}
+		}
+		if got, want := p.Stats().Timeouts, int64(2); cacheTimeouts && got != 1 || !cacheTimeouts && got != want {
+			p.Close()
+			t.Fatalf("CacheTimeouts %v: %d runs timed out", cacheTimeouts, got)
+		}
+		p.Close()
 	}
 }

@@ -62,6 +62,7 @@ func (m *memo) put(key string, r *Result) {
 	}
 	c := *r
 	c.Tests = append([]TestResult(nil), r.Tests...)
+	c.Tainted = "" // the worker that ran it was replaced; an answer from the memo taints nothing
 	m.byKey[key] = m.order.PushFront(&memoEntry{key: key, res: c})
 	for m.order.Len() > m.max {
 		last := m.order.Back()

@@ -55,7 +55,12 @@ type Options struct {
 	CPUSeconds   int           // RLIMIT_CPU over a worker's life; default 600
 	OutputCap    int           // characters of captured stdout/stderr kept per run; default 16384
 	CacheEntries int           // memoized results kept; default 16384, negative disables the cache
-	Log          io.Writer     // where the fallback warning goes; default os.Stderr
+	// CacheTimeouts memoizes runs that timed out as well, so that the same run again is answered
+	// at once instead of costing the time limit and a worker restart again. Right for a loop that
+	// never ends (an edited loop bound makes one); wrong for a run that was only slow because the
+	// machine was busy, hence off by default. Trainers, which repeat the same edits, turn it on.
+	CacheTimeouts bool
+	Log           io.Writer // where the fallback warning goes; default os.Stderr
 }
 
 func (o *Options) fill() {
@@ -288,7 +293,7 @@ func (p *Pool) Run(req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if key != "" && deterministic(res) {
+	if key != "" && p.memoizable(res) {
 		p.cache.put(key, res)
 	}
 	return res, nil
@@ -309,7 +314,7 @@ func (p *Pool) RunFresh(req Request) (*Result, error) {
 		}
 	}
 	res, err := p.withSlot(p.zygotes, func(w *worker) (*Result, error) { return w.fresh(req, p.opts) })
-	if err == nil && key != "" && deterministic(res) {
+	if err == nil && key != "" && p.memoizable(res) {
 		p.cache.put(key, res)
 	}
 	return res, err
@@ -330,9 +335,12 @@ func (p *Pool) RunCold(req Request) (*Result, error) {
 	return w.run(req, p.opts)
 }
 
-// deterministic reports whether a result can be memoized: runs that timed out or crashed may
-// go differently next time.
-func deterministic(r *Result) bool {
+// memoizable reports whether a result can be memoized: runs that timed out or crashed may go
+// differently next time, though with CacheTimeouts a timeout is taken to happen again.
+func (p *Pool) memoizable(r *Result) bool {
+	if r.Status == StatusTimeout {
+		return p.opts.CacheTimeouts
+	}
 	return r.Tainted == "" && (r.Status == StatusOK || r.Status == StatusModuleError || r.Status == StatusTestsError)
 }
 
