@@ -316,6 +316,9 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	for _, r := range rows {
 		fmt.Fprintf(out, "%-38s %7s %7s %7s\n", r.name, r.rates[0], r.rates[1], r.rates[2])
 	}
+	if f.baselines && f.turns < 3 {
+		fmt.Fprintf(out, "(the scripted search needs 3 calls or more to test an edit before it submits: with %d it cannot search)\n", f.turns)
+	}
 	fmt.Fprintf(out, "TinyAgent malformed calls: %.3f (decoding is masked to the call grammar)\n", malformed)
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
