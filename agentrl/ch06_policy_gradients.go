@@ -351,7 +351,7 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 		loss, metrics := cfg.Loss(TinyLossInputs{LogProbs: lp, Entropy: ent, OldLogProbs: in[4], RefLogProbs: in[5],
 			Advantages: in[6], Mask: in[7], Episode: in[8]})
 		opt.UpdateGraph(scope, g, loss)
-		out := []*graph.Node{loss, tinyMaskedMean(ent, in[7])}
+		out := []*graph.Node{loss, MaskedMean(ent, in[7])}
 		t.names = t.names[:0]
 		for _, m := range metrics {
 			t.names = append(t.names, m.Name)
@@ -366,10 +366,11 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 	return t, nil
 }
 
-// tinyMaskedMean is the mean of x over the entries where mask is 1.
+// MaskedMean is the mean of x over the entries where mask is 1 (0 when there are none): the
+// average over the real tokens of a padded batch, which every loss of Part II takes.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func tinyMaskedMean(x, mask *graph.Node) *graph.Node {
+func MaskedMean(x, mask *graph.Node) *graph.Node {
 	n := graph.ReduceAllSum(mask)
 	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
 }
@@ -636,10 +637,10 @@ func GroupBaseline(scale bool) TinyAdvantage {
 func PGLoss(entropyCoef float64) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		ratio := graph.Exp(graph.Sub(in.LogProbs, graph.StopGradient(in.OldLogProbs)))
-		pg := graph.Neg(tinyMaskedMean(graph.Mul(ratio, graph.StopGradient(in.Advantages)), in.Mask))
-		ent := tinyMaskedMean(in.Entropy, in.Mask)
+		pg := graph.Neg(MaskedMean(graph.Mul(ratio, graph.StopGradient(in.Advantages)), in.Mask))
+		ent := MaskedMean(in.Entropy, in.Mask)
 		loss := graph.Sub(pg, graph.MulScalar(ent, entropyCoef))
-		return loss, []TinyMetric{{"ratio", tinyMaskedMean(ratio, in.Mask)}}
+		return loss, []TinyMetric{{"ratio", MaskedMean(ratio, in.Mask)}}
 	}
 }
 

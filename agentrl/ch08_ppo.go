@@ -18,14 +18,6 @@ type PPOConfig struct {
 	ClipLow, ClipHigh, DualClip float64
 }
 
-// ppoMaskedMean is the mean of x over the entries where mask is 1 (0 when there are none).
-//
-// Defined in ch08_ppo.ipynb, "8.2 The clipped surrogate".
-func ppoMaskedMean(x, mask *graph.Node) *graph.Node {
-	n := graph.ReduceAllSum(mask)
-	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
-}
-
 // ppoRatio is r = exp(log π_θ − log π_old) per token; the old log-probs are data.
 //
 // Defined in ch08_ppo.ipynb, "8.2 The clipped surrogate".
@@ -59,7 +51,7 @@ func ppoTokenLoss(ratio, advantages *graph.Node, cfg PPOConfig) *graph.Node {
 //
 // Defined in ch08_ppo.ipynb, "8.2 The clipped surrogate".
 func PPOPolicyLoss(logProbs, oldLogProbs, advantages, mask *graph.Node, cfg PPOConfig) *graph.Node {
-	return ppoMaskedMean(ppoTokenLoss(ppoRatio(logProbs, oldLogProbs), advantages, cfg), mask)
+	return MaskedMean(ppoTokenLoss(ppoRatio(logProbs, oldLogProbs), advantages, cfg), mask)
 }
 
 // PPOLoss is PPOPolicyLoss as a TinyLoss for the TinyAgent trainer, with PPO's diagnostics:
@@ -76,7 +68,7 @@ func PPOPolicyLoss(logProbs, oldLogProbs, advantages, mask *graph.Node, cfg PPOC
 func PPOLoss(cfg PPOConfig) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		ratio := ppoRatio(in.LogProbs, in.OldLogProbs)
-		loss := ppoMaskedMean(ppoTokenLoss(ratio, in.Advantages, cfg), in.Mask)
+		loss := MaskedMean(ppoTokenLoss(ratio, in.Advantages, cfg), in.Mask)
 		r := graph.StopGradient(ratio)
 		adv := graph.StopGradient(in.Advantages)
 		zero := graph.ZerosLike(adv)
@@ -87,7 +79,7 @@ func PPOLoss(cfg PPOConfig) TinyLoss {
 			return graph.LessThan(x, graph.Scalar(x.Graph(), x.DType(), t))
 		}
 		fraction := func(cond *graph.Node) *graph.Node {
-			return ppoMaskedMean(graph.ConvertDType(cond, r.DType()), in.Mask)
+			return MaskedMean(graph.ConvertDType(cond, r.DType()), in.Mask)
 		}
 		positive, negative := graph.GreaterThan(adv, zero), graph.LessThan(adv, zero)
 		clipped := graph.LogicalOr(graph.LogicalAnd(positive, above(r, 1+cfg.ClipHigh)),
@@ -95,8 +87,8 @@ func PPOLoss(cfg PPOConfig) TinyLoss {
 		logR := graph.Sub(graph.StopGradient(in.LogProbs), in.OldLogProbs)
 		metrics := []TinyMetric{
 			{Name: "clip_frac", Value: fraction(clipped)},
-			{Name: "approx_kl", Value: ppoMaskedMean(graph.Sub(graph.AddScalar(r, -1), logR), in.Mask)},
-			{Name: "approx_kl_k1", Value: ppoMaskedMean(graph.Neg(logR), in.Mask)},
+			{Name: "approx_kl", Value: MaskedMean(graph.Sub(graph.AddScalar(r, -1), logR), in.Mask)},
+			{Name: "approx_kl_k1", Value: MaskedMean(graph.Neg(logR), in.Mask)},
 			{Name: "ratio_max", Value: graph.ReduceAllMax(graph.Mul(r, in.Mask))},
 		}
 		if cfg.DualClip > 0 {
@@ -121,5 +113,5 @@ func PPOValueLoss(values, oldValues, returns, mask *graph.Node, clip float64) *g
 		moved := graph.Add(old, graph.ClipScalar(graph.Sub(values, old), -clip, clip))
 		loss = graph.Max(loss, graph.Square(graph.Sub(moved, ret)))
 	}
-	return graph.MulScalar(ppoMaskedMean(loss, mask), 0.5)
+	return graph.MulScalar(MaskedMean(loss, mask), 0.5)
 }

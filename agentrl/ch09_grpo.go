@@ -210,10 +210,10 @@ func GRPOLoss(cfg GRPOConfig) TinyLoss {
 		low := graph.Mul(sign(graph.LessThan(adv, graph.ZerosLike(adv))),
 			sign(graph.LessThan(ratio, graph.AddScalar(graph.OnesLike(ratio), -cfg.ClipLow))))
 		return loss, []TinyMetric{
-			{Name: "clip_frac", Value: grpoMaskedMean(graph.Add(high, low), mask)},
-			{Name: "clip_high_frac", Value: grpoMaskedMean(high, mask)},
-			{Name: "clip_low_frac", Value: grpoMaskedMean(low, mask)},
-			{Name: "ratio", Value: grpoMaskedMean(ratio, mask)},
+			{Name: "clip_frac", Value: MaskedMean(graph.Add(high, low), mask)},
+			{Name: "clip_high_frac", Value: MaskedMean(high, mask)},
+			{Name: "clip_low_frac", Value: MaskedMean(low, mask)},
+			{Name: "ratio", Value: MaskedMean(ratio, mask)},
 		}
 	}
 }
@@ -230,13 +230,6 @@ func grpoPerEpisode(episode, rows *graph.Node) *graph.Node {
 // Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
 func grpoPerRow(episode, eps *graph.Node) *graph.Node {
 	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(eps, 0)), -1)
-}
-
-// grpoMaskedMean is the mean of x over the entries where mask is 1 (0 when there are none).
-//
-// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
-func grpoMaskedMean(x, mask *graph.Node) *graph.Node {
-	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.MaxScalar(graph.ReduceAllSum(mask), 1))
 }
 
 // GRPOAdvantage returns GRPO's advantage for TinyAgent: within each group, the episodes' returns

@@ -78,14 +78,6 @@ func KLTokens(logProbs, refLogProbs *graph.Node, estimator KLEstimator) *graph.N
 	panic(fmt.Sprintf("agentrl: KLTokens: unknown estimator %v", estimator))
 }
 
-// klMaskedMean is the mean of x over the entries where mask is 1 (0 when there are none).
-//
-// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
-func klMaskedMean(x, mask *graph.Node) *graph.Node {
-	n := graph.ReduceAllSum(mask)
-	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
-}
-
 // WithKLPenalty adds β times the masked mean of a KL estimator between the policy being trained
 // and the reference to any TinyLoss: the "KL in the loss" of Section 10.4. The trainer supplies
 // RefLogProbs from its Reference agent (zeros without one, which turns the term into a penalty on
@@ -95,7 +87,7 @@ func klMaskedMean(x, mask *graph.Node) *graph.Node {
 func WithKLPenalty(base TinyLoss, beta float64, est KLEstimator) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		loss, metrics := base(in)
-		kl := klMaskedMean(KLTokens(in.LogProbs, graph.StopGradient(in.RefLogProbs), est), in.Mask)
+		kl := MaskedMean(KLTokens(in.LogProbs, graph.StopGradient(in.RefLogProbs), est), in.Mask)
 		return graph.Add(loss, graph.MulScalar(kl, beta)), append(metrics, TinyMetric{Name: "kl", Value: kl})
 	}
 }
@@ -108,7 +100,7 @@ func WithKLPenalty(base TinyLoss, beta float64, est KLEstimator) TinyLoss {
 func WithEntropyBonus(base TinyLoss, coef float64) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		loss, metrics := base(in)
-		ent := klMaskedMean(in.Entropy, in.Mask)
+		ent := MaskedMean(in.Entropy, in.Mask)
 		return graph.Sub(loss, graph.MulScalar(ent, coef)), append(metrics, TinyMetric{Name: "entropy", Value: ent})
 	}
 }
