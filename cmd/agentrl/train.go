@@ -240,6 +240,12 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	if err := writeMetrics(f.metrics, logs); err != nil {
 		return err
 	}
+	if budget := f.turns * agentrl.TinyMaxCall; f.algo == "dapo" && budget-budget/5 < agentrl.TinyMaxCall {
+		// CriticFreeFamily's DAPO penalizes the last fifth of the token budget. Measured with one
+		// call (seed 1): it stopped editing and solved nothing.
+		fmt.Fprintf(out, "warning: DAPO's overlong shaping penalizes episodes of more than %d call tokens, and one edit call is %d: "+
+			"with -turns %d it punishes every edit; use -turns 2 or more\n", budget-budget/5, agentrl.TinyMaxCall, f.turns)
+	}
 	start := time.Now()
 	bar := newProgress(f.progress, f.steps)
 	for tr.Steps() < f.steps {

@@ -165,3 +165,27 @@ func TestEveryAlgorithmTrains(t *testing.T) {
 		})
 	}
 }
+
+// TestDAPOWarning checks that DAPO is flagged where its overlong shaping punishes every edit call
+// (one call per episode), and not where an edit and a submission fit below the shaped zone.
+func TestDAPOWarning(t *testing.T) {
+	dir := smallTaskDir(t)
+	for _, c := range []struct {
+		turns string
+		warn  bool
+	}{{"1", true}, {"2", false}} {
+		f, err := parseTrainFlags([]string{"-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"), "-algo", "dapo", "-turns", c.turns,
+			"-steps", "1", "-groups", "1", "-group-size", "2", "-eval-reps", "1", "-baselines=false", "-refill", "0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var progress, out bytes.Buffer
+		f.progress = &progress
+		if err := trainTinyAgent(f, &out); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), "warning: DAPO"); got != c.warn {
+			t.Errorf("-turns %s: warning printed %v, want %v:\n%s", c.turns, got, c.warn, out.String())
+		}
+	}
+}
