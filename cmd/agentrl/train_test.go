@@ -149,18 +149,10 @@ func TestEveryAlgorithmTrains(t *testing.T) {
 	dir := smallTaskDir(t)
 	for name := range algorithms {
 		t.Run(name, func(t *testing.T) {
-			f, err := parseTrainFlags([]string{"-algo", name, "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"),
-				"-steps", "1", "-groups", "1", "-group-size", "4", "-turns", "2", "-eval-reps", "1", "-baselines=false"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var progress, out bytes.Buffer
-			f.progress = &progress
-			if err := trainTinyAgent(f, &out); err != nil {
-				t.Fatalf("%v\n%s", err, out.String())
-			}
-			if !strings.Contains(out.String(), "TinyAgent ("+name+")") {
-				t.Errorf("output:\n%s", out.String())
+			out := quickRun(t, "-algo", name, "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"),
+				"-steps", "1", "-groups", "1", "-group-size", "4", "-turns", "2", "-eval-reps", "1", "-baselines=false")
+			if !strings.Contains(out, "TinyAgent ("+name+")") {
+				t.Errorf("output:\n%s", out)
 			}
 		})
 	}
@@ -174,18 +166,25 @@ func TestDAPOWarning(t *testing.T) {
 		turns string
 		warn  bool
 	}{{"1", true}, {"2", false}} {
-		f, err := parseTrainFlags([]string{"-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"), "-algo", "dapo", "-turns", c.turns,
-			"-steps", "1", "-groups", "1", "-group-size", "2", "-eval-reps", "1", "-baselines=false", "-refill", "0"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var progress, out bytes.Buffer
-		f.progress = &progress
-		if err := trainTinyAgent(f, &out); err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(out.String(), "warning: DAPO"); got != c.warn {
-			t.Errorf("-turns %s: warning printed %v, want %v:\n%s", c.turns, got, c.warn, out.String())
+		out := quickRun(t, "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"), "-algo", "dapo", "-turns", c.turns,
+			"-steps", "1", "-groups", "1", "-group-size", "2", "-eval-reps", "1", "-baselines=false", "-refill", "0")
+		if got := strings.Contains(out, "warning: DAPO"); got != c.warn {
+			t.Errorf("-turns %s: warning printed %v, want %v:\n%s", c.turns, got, c.warn, out)
 		}
 	}
+}
+
+// quickRun trains with the given flags and returns what the run printed.
+func quickRun(t *testing.T, args ...string) string {
+	t.Helper()
+	f, err := parseTrainFlags(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress, out bytes.Buffer
+	f.progress = &progress
+	if err := trainTinyAgent(f, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return out.String()
 }
