@@ -93,7 +93,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fs.StringVar(&f.algo, "algo", "grpo", "algorithm: "+strings.Join(names, ", "))
+	fs.StringVar(&f.algo, "algo", "drgrpo", "algorithm: "+strings.Join(names, ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the weights, the tasks drawn and every sample")
 	fs.IntVar(&f.steps, "steps", 30, "policy updates")
 	fs.IntVar(&f.groups, "groups", 8, "tasks per update")

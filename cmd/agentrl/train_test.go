@@ -95,7 +95,7 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"TinyAgent (grpo)", "random edit, submit", "scripted search", "oracle", "2/2"} {
+	for _, want := range []string{"TinyAgent (drgrpo)", "random edit, submit", "scripted search", "oracle", "2/2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
