@@ -651,3 +651,32 @@ func TestPolicyGraphEntropy(t *testing.T) {
 		t.Errorf("padding slot has entropy %g, want 0", ent[TinyMaxCall-1])
 	}
 }
+
+// TestBatchToShapes checks that BatchTo pads to the shape asked for and refuses one the samples
+// do not fit in.
+func TestBatchToShapes(t *testing.T) {
+	a, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := TinySample{Prompt: make([]int, 40), Tokens: []int{TinyToken("CALL"), TinyToken("SUBMIT"), TinyToken("END")}}
+	s.Prompt[0] = TinyToken("<bos>")
+	for range s.Tokens {
+		s.Allowed = append(s.Allowed, make([]bool, len(TinyVocab)))
+	}
+	b, err := a.BatchTo([]TinySample{s, s}, 5, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.IDs.Shape().Dimensions; got[0] != 5 || got[1] != 64 || b.Rows != 2 {
+		t.Errorf("batch %v with %d real rows, want [5 64] and 2", got, b.Rows)
+	}
+	for _, c := range []struct {
+		rows, width int
+		want        string
+	}{{1, 0, "do not fit"}, {0, 32, "43 tokens"}, {0, 512, "context is 256"}} {
+		if _, err := a.BatchTo([]TinySample{s, s}, c.rows, c.width); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("rows %d, width %d: got %v, want an error with %q", c.rows, c.width, err, c.want)
+		}
+	}
+}
