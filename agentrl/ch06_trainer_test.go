@@ -197,3 +197,14 @@ func TestRefill(t *testing.T) {
 		}
 	}
 }
+
+// withMetrics returns out followed by the metrics' values, and records their names in order:
+// the outputs of a test graph that evaluates a TinyLoss.
+func withMetrics(names *[]string, metrics []TinyMetric, out ...*graph.Node) []*graph.Node {
+	*names = (*names)[:0]
+	for _, m := range metrics {
+		*names = append(*names, m.Name)
+		out = append(out, m.Value)
+	}
+	return out
+}

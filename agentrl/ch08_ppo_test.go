@@ -166,13 +166,7 @@ func TestPPOLossMetrics(t *testing.T) {
 	var names []string
 	exec, err := graph.NewExec(backend, func(lp, old, adv, mask *graph.Node) []*graph.Node {
 		loss, metrics := PPOLoss(cfg)(TinyLossInputs{LogProbs: lp, OldLogProbs: old, Advantages: adv, Mask: mask})
-		out := []*graph.Node{loss, PPOPolicyLoss(lp, old, adv, mask, cfg)}
-		names = names[:0]
-		for _, m := range metrics {
-			names = append(names, m.Name)
-			out = append(out, m.Value)
-		}
-		return out
+		return withMetrics(&names, metrics, loss, PPOPolicyLoss(lp, old, adv, mask, cfg))
 	})
 	if err != nil {
 		t.Fatal(err)

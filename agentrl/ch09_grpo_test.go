@@ -159,13 +159,7 @@ func grpoLossExec(t *testing.T, cfg GRPOConfig) func(lp, old, adv, mask, episode
 	exec, err := graph.NewExec(backend, func(lp, old, adv, mask, episode *graph.Node) []*graph.Node {
 		loss, metrics := GRPOLoss(cfg)(TinyLossInputs{LogProbs: lp, OldLogProbs: old, Advantages: adv, Mask: mask,
 			Episode: episode, RefLogProbs: graph.ZerosLike(lp), Entropy: graph.ZerosLike(lp)})
-		out := []*graph.Node{loss, graph.Gradient(loss, lp)[0]}
-		names = names[:0]
-		for _, m := range metrics {
-			names = append(names, m.Name)
-			out = append(out, m.Value)
-		}
-		return out
+		return withMetrics(&names, metrics, loss, graph.Gradient(loss, lp)[0])
 	})
 	if err != nil {
 		t.Fatal(err)

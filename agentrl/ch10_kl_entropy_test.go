@@ -282,13 +282,7 @@ func klRun(t *testing.T, loss TinyLoss) (value float64, metrics map[string]float
 		in := klInputs(g)
 		l, ms := loss(in)
 		grads := graph.Gradient(l, in.LogProbs, in.RefLogProbs)
-		out := []*graph.Node{l, grads[0], grads[1]}
-		metricNames = metricNames[:0]
-		for _, m := range ms {
-			metricNames = append(metricNames, m.Name)
-			out = append(out, m.Value)
-		}
-		return out
+		return withMetrics(&metricNames, ms, l, grads[0], grads[1])
 	})
 	if err != nil {
 		t.Fatal(err)
