@@ -31,7 +31,9 @@
 // line, the candidate edits Menu offers, each a small mutation (a comparison, operator, bound,
 // constant, argument order, returned name, connective, or a one-line guard) that keeps the
 // module valid Python. A tiny policy edits by choosing (line, index) instead of writing code;
-// every task's fix is one menu edit away (FixEdit finds it). Env.Actions lists every
+// every task's fix is one menu edit away (FixEdit finds it). Every edit also has a Class, what
+// it does wherever it is ("cmp:<=", "drop-1", "guard", ...): the index of an edit means
+// something else on every line, its class the same thing in every function. Env.Actions lists every
 // well-formed action of the current state, for a policy that picks rather than writes.
 //
 // # Rewards and reward hacking

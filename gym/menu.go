@@ -31,10 +31,27 @@ type MenuEdit struct {
 	Line int    `json:"line"` // 1-based line the edit applies to (for an insertion: the line it goes before)
 	Kind Kind   `json:"kind"` // the family the edit belongs to
 	Op   string `json:"op"`   // a short human description, e.g. "< -> <=" or "insert guard"
+	// Class names what the edit does wherever it is (one of Classes), e.g. "cmp:<=" for any
+	// comparison made <=. A line's menu index means something else on every line; a class
+	// means the same thing in every function, so a preference learned for it can transfer.
+	Class string `json:"class"`
 	// Exactly one of the following describes the change.
 	Replace string `json:"replace,omitempty"` // the new text of Line
 	Insert  string `json:"insert,omitempty"`  // a new line inserted before Line
 	Delete  bool   `json:"delete,omitempty"`  // Line is removed
+}
+
+// Classes lists every edit class in a fixed order: comparisons by the operator they put in,
+// arithmetic by the operator they put in (an augmented assignment like +=, as its +), initial
+// values by the constant they put in, integer literals moved up or down by one, a ±1 added to
+// or dropped from a bound, a guard inserted or deleted, a returned name (or bool) replaced, a
+// connective swapped, two arguments swapped.
+var Classes = []string{
+	"cmp:<", "cmp:<=", "cmp:>", "cmp:>=", "cmp:==", "cmp:!=",
+	"op:+", "op:-", "op:*", "op://", "op:%",
+	"init:0", "init:1", "init:-1", "init:None", "init:True", "init:False", "init:[]", `init:""`,
+	"int+1", "int-1", "bound+1", "bound-1", "drop+1", "drop-1",
+	"guard", "unguard", "return", "bool:and", "bool:or", "swap",
 }
 
 // Apply returns the module's lines with the edit applied; lines is not modified.
@@ -83,8 +100,8 @@ func Menu(src string) [][]MenuEdit {
 		}
 		n := i + 1
 		var edits []MenuEdit
-		add := func(kind Kind, op string, newLine string) {
-			edits = append(edits, MenuEdit{Line: n, Kind: kind, Op: op, Replace: newLine})
+		add := func(kind Kind, class, op string, newLine string) {
+			edits = append(edits, MenuEdit{Line: n, Kind: kind, Class: class, Op: op, Replace: newLine})
 		}
 		replaceTok := func(t tok, with string) string { return line[:t.pos] + with + line[t.end:] }
 
@@ -92,7 +109,7 @@ func Menu(src string) [][]MenuEdit {
 		for _, t := range toks {
 			if t.kind == tOp {
 				for _, alt := range compareAlts[t.text] {
-					add(WrongCompare, t.text+" -> "+alt, replaceTok(t, alt))
+					add(WrongCompare, "cmp:"+alt, t.text+" -> "+alt, replaceTok(t, alt))
 				}
 			}
 		}
@@ -106,7 +123,7 @@ func Menu(src string) [][]MenuEdit {
 				alts = arithAlts[t.text]
 			}
 			for _, alt := range alts {
-				add(WrongOperator, t.text+" -> "+alt, replaceTok(t, alt))
+				add(WrongOperator, "op:"+strings.TrimSuffix(alt, "="), t.text+" -> "+alt, replaceTok(t, alt))
 			}
 		}
 		// wrong_initial_value comes before off_by_one so `x = 0 -> 1` is labelled an initial value.
@@ -115,7 +132,7 @@ func Menu(src string) [][]MenuEdit {
 			if initPool[val] {
 				for _, alt := range initValues {
 					if alt != val {
-						add(WrongInit, val+" -> "+alt, line[:toks[2].pos]+alt)
+						add(WrongInit, "init:"+alt, val+" -> "+alt, line[:toks[2].pos]+alt)
 					}
 				}
 			}
@@ -126,35 +143,35 @@ func Menu(src string) [][]MenuEdit {
 				continue
 			}
 			v := atoi(t.text)
-			add(OffByOne, fmt.Sprintf("%d -> %d", v, v+1), replaceTok(t, fmt.Sprint(v+1)))
+			add(OffByOne, "int+1", fmt.Sprintf("%d -> %d", v, v+1), replaceTok(t, fmt.Sprint(v+1)))
 			if v > 0 {
-				add(OffByOne, fmt.Sprintf("%d -> %d", v, v-1), replaceTok(t, fmt.Sprint(v-1)))
+				add(OffByOne, "int-1", fmt.Sprintf("%d -> %d", v, v-1), replaceTok(t, fmt.Sprint(v-1)))
 			}
 		}
 		// off_by_one: add or drop a ±1 at the end of a range() argument or a subscript part
 		for _, end := range boundEnds(toks) {
 			prev := toks[end-1]
 			if end >= 3 && toks[end-1].text == "1" && (toks[end-2].text == "+" || toks[end-2].text == "-") && isOperand(toks[end-3]) {
-				add(OffByOne, "drop "+toks[end-2].text+" 1", line[:toks[end-3].end]+line[toks[end-1].end:])
+				add(OffByOne, "drop"+toks[end-2].text+"1", "drop "+toks[end-2].text+" 1", line[:toks[end-3].end]+line[toks[end-1].end:])
 				continue
 			}
 			if isOperand(prev) {
-				add(OffByOne, "add + 1", line[:prev.end]+" + 1"+line[prev.end:])
-				add(OffByOne, "add - 1", line[:prev.end]+" - 1"+line[prev.end:])
+				add(OffByOne, "bound+1", "add + 1", line[:prev.end]+" + 1"+line[prev.end:])
+				add(OffByOne, "bound-1", "add - 1", line[:prev.end]+" - 1"+line[prev.end:])
 			}
 		}
 		// swapped_arguments
 		for _, sw := range argSwaps(toks) {
 			a, b := sw[0], sw[1]
 			newLine := line[:a[0]] + line[b[0]:b[1]] + line[a[1]:b[0]] + line[a[0]:a[1]] + line[b[1]:]
-			add(SwappedArgs, "swap "+line[a[0]:a[1]]+", "+line[b[0]:b[1]], newLine)
+			add(SwappedArgs, "swap", "swap "+line[a[0]:a[1]]+", "+line[b[0]:b[1]], newLine)
 		}
 		// wrong_boolean
 		for _, t := range toks {
 			if t.text == "and" {
-				add(WrongBoolean, "and -> or", replaceTok(t, "or"))
+				add(WrongBoolean, "bool:or", "and -> or", replaceTok(t, "or"))
 			} else if t.text == "or" {
-				add(WrongBoolean, "or -> and", replaceTok(t, "and"))
+				add(WrongBoolean, "bool:and", "or -> and", replaceTok(t, "and"))
 			}
 		}
 		// wrong_return
@@ -163,11 +180,11 @@ func Menu(src string) [][]MenuEdit {
 			switch {
 			case cur == "True" || cur == "False":
 				alt := map[string]string{"True": "False", "False": "True"}[cur]
-				add(WrongReturn, cur+" -> "+alt, replaceTok(toks[1], alt))
+				add(WrongReturn, "return", cur+" -> "+alt, replaceTok(toks[1], alt))
 			case toks[1].kind == tName && !isKeyword(cur):
 				for _, name := range fn.names {
 					if name != cur {
-						add(WrongReturn, cur+" -> "+name, replaceTok(toks[1], name))
+						add(WrongReturn, "return", cur+" -> "+name, replaceTok(toks[1], name))
 					}
 				}
 			}
@@ -175,7 +192,7 @@ func Menu(src string) [][]MenuEdit {
 		// missing_edge_case: a one-line guard can be deleted, and guards can be inserted at the
 		// top of a function body.
 		if isGuard(toks) {
-			edits = append(edits, MenuEdit{Line: n, Kind: MissingEdge, Op: "delete guard", Delete: true})
+			edits = append(edits, MenuEdit{Line: n, Kind: MissingEdge, Class: "unguard", Op: "delete guard", Delete: true})
 		}
 		if fn != nil && (i == fn.start+1 || i == fn.firstNonGuard) {
 			ind := indentOf(line)
@@ -190,7 +207,7 @@ func Menu(src string) [][]MenuEdit {
 							v = p
 						}
 						g := ind + "if " + strings.ReplaceAll(c, "P", p) + ": return " + v
-						edits = append(edits, MenuEdit{Line: n, Kind: MissingEdge, Op: "insert guard", Insert: g})
+						edits = append(edits, MenuEdit{Line: n, Kind: MissingEdge, Class: "guard", Op: "insert guard", Insert: g})
 					}
 				}
 			}

@@ -92,6 +92,16 @@ func bookCheck(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// A cell without an id breaks the notebook's trust in Jupyter: refuse before spending minutes.
+	for _, path := range paths {
+		nb, err := notebook.Read(path)
+		if err != nil {
+			return err
+		}
+		if err := nb.CheckIDs(); err != nil {
+			return fmt.Errorf("%s: %w (give each cell a unique id)", path, err)
+		}
+	}
 	failed := 0
 	for _, path := range paths {
 		start := time.Now()

@@ -269,6 +269,47 @@ func (nb *Notebook) Write(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// CheckIDs reports the cells whose id is missing, malformed or used twice. From nbformat 4.5
+// every cell has an id; Jupyter gives a cell without one an id when it opens the notebook, which
+// changes the content the notebook's trust signature was computed over: the notebook opens
+// untrusted, and the scripts that draw its charts do not run.
+func (nb *Notebook) CheckIDs() error {
+	if nb.NBFormat < 4 || nb.NBFormat == 4 && nb.NBFormatMinor < 5 {
+		return nil
+	}
+	var problems []string
+	first := map[string]int{}
+	for i, c := range nb.Cells {
+		switch prev, seen := first[c.ID]; {
+		case c.ID == "":
+			problems = append(problems, fmt.Sprintf("cell %d has no id", i+1))
+		case !validID(c.ID):
+			problems = append(problems, fmt.Sprintf("cell %d: id %q is not 1-64 letters, digits, '-' or '_'", i+1, c.ID))
+		case seen:
+			problems = append(problems, fmt.Sprintf("cell %d: id %q is already the id of cell %d", i+1, c.ID, prev+1))
+		default:
+			first[c.ID] = i
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("cell ids (nbformat %d.%d): %s", nb.NBFormat, nb.NBFormatMinor, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// validID is nbformat's pattern for a cell id: ^[a-zA-Z0-9-_]+$, at most 64 characters.
+func validID(id string) bool {
+	if len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return id != ""
+}
+
 // CodeCells returns the indices (into Cells) of the code cells, in order.
 func (nb *Notebook) CodeCells() []int {
 	var idx []int

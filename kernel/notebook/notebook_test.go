@@ -134,3 +134,55 @@ func TestFindAndSelect(t *testing.T) {
 		t.Errorf("Select of a missing chapter: err = %v", err)
 	}
 }
+
+// TestCheckIDs: a missing, malformed or repeated id is reported with its cell; notebooks older than
+// nbformat 4.5, which have no ids, pass.
+func TestCheckIDs(t *testing.T) {
+	nb := func(minor int, ids ...string) *Notebook {
+		n := &Notebook{NBFormat: 4, NBFormatMinor: minor}
+		for _, id := range ids {
+			n.Cells = append(n.Cells, &Cell{Type: "markdown", ID: id})
+		}
+		return n
+	}
+	if err := nb(5, "ch01-00", "ch01-01", "a_B-9").CheckIDs(); err != nil {
+		t.Errorf("valid ids: %v", err)
+	}
+	if err := nb(4, "", "").CheckIDs(); err != nil {
+		t.Errorf("nbformat 4.4 has no ids, got %v", err)
+	}
+	for _, c := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"a", ""}, "cell 2 has no id"},
+		{[]string{"a", "b", "a"}, `cell 3: id "a" is already the id of cell 1`},
+		{[]string{"a b"}, `cell 1: id "a b" is not`},
+		{[]string{strings.Repeat("x", 65)}, "is not 1-64"},
+	} {
+		err := nb(5, c.ids...).CheckIDs()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ids %q: got %v, want an error with %q", c.ids, err, c.want)
+		}
+	}
+}
+
+// TestCourseNotebookIDs holds every notebook of the course to CheckIDs, without running any.
+func TestCourseNotebookIDs(t *testing.T) {
+	paths, err := Find("../../notebooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no notebooks found in ../../notebooks")
+	}
+	for _, p := range paths {
+		nb, err := Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nb.CheckIDs(); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
