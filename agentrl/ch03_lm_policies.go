@@ -103,21 +103,23 @@ func SamplingLogProbs(logits []float64, temperature float64, topK int, topP floa
 }
 
 // TinyAgent's limits: how many lines a prompt shows and an edit can name, how many menu entries
-// per line an edit can name, and where counts (tests passed, turns left, ...) saturate.
+// per line a prompt counts and an edit can rank, and where counts (tests passed, turns left, ...)
+// saturate.
 //
 // Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 const (
 	TinyMaxLines = 16
 	TinyMaxMenu  = 40
 	tinyMaxCount = 12
-	// TinyMaxCall is the longest call: CALL EDIT L<line> M<index> END.
-	TinyMaxCall = 5
+	// TinyMaxCall is the longest call: CALL EDIT <class> L<line> M<rank> END.
+	TinyMaxCall = 6
 )
 
 // TinyVocab is TinyAgent's vocabulary; a token's index is its id. It holds special tokens, the
 // gym's code-token classes ("code:def", "code:name0", ...), line markers L1..L16 (in the prompt
 // and in edit calls), per-line menu sizes, test-summary and turn tokens, and the tool-call tokens
-// CALL, READ, TEST, SUBMIT, EDIT, M0..M39 and END.
+// CALL, READ, TEST, SUBMIT, EDIT, END, the edit classes of gym.Classes ("cmp:<=", "drop-1", ...)
+// and the ranks M0..M39.
 //
 // Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 var TinyVocab, tinyIDs = buildTinyVocab()
@@ -146,6 +148,7 @@ func buildTinyVocab() ([]string, map[string]int) {
 		v = append(v, "last="+t)
 	}
 	v = append(v, "CALL", "READ", "TEST", "SUBMIT", "EDIT", "END")
+	v = append(v, gym.Classes...)
 	for i := 0; i < TinyMaxMenu; i++ {
 		v = append(v, fmt.Sprintf("M%d", i))
 	}
@@ -232,21 +235,17 @@ var tinyTools = []struct {
 // state obs. The grammar is
 //
 //	CALL (READ | TEST | SUBMIT) END
-//	CALL EDIT L<line> M<index> END
+//	CALL EDIT <class> L<line> M<rank> END
 //
-// with only lines whose menu is not empty and only indices inside that line's menu, so every
-// call it lets through is an action the gym accepts. After a complete call nothing is allowed.
+// naming the edit by what it does (a class of gym.Classes), where (a line that has an edit of
+// that class) and, when the line has several, which (its rank among them, in menu order). Only
+// classes, lines and ranks the state's menu has are allowed, so every call it lets through is an
+// action the gym accepts. After a complete call nothing is allowed.
 //
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	ok := make([]bool, len(TinyVocab))
 	allow := func(name string) { ok[TinyToken(name)] = true }
-	menuLen := func(line int) int {
-		if line < 1 || line > min(len(obs.Menu), TinyMaxLines) {
-			return 0
-		}
-		return min(len(obs.Menu[line-1]), TinyMaxMenu)
-	}
 	switch len(prefix) {
 	case 0:
 		allow("CALL")
@@ -254,31 +253,32 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 		for _, t := range tinyTools[:3] {
 			allow(t.token)
 		}
-		for line := 1; line <= TinyMaxLines; line++ {
-			if menuLen(line) > 0 {
-				allow("EDIT")
-				break
-			}
+		if len(tinyEditsOf(obs, "", 0)) > 0 {
+			allow("EDIT")
 		}
 	case 2:
 		if prefix[1] != TinyToken("EDIT") {
 			allow("END")
 			break
 		}
-		for line := 1; line <= TinyMaxLines; line++ {
-			if menuLen(line) > 0 {
-				allow(fmt.Sprintf("L%d", line))
-			}
+		for _, e := range tinyEditsOf(obs, "", 0) {
+			allow(e.Class)
 		}
 	case 3:
 		if prefix[1] != TinyToken("EDIT") {
 			break
 		}
-		line := prefix[2] - TinyToken("L1") + 1
-		for k := range menuLen(line) {
-			allow(fmt.Sprintf("M%d", k))
+		for _, e := range tinyEditsOf(obs, TinyVocab[prefix[2]], 0) {
+			allow(fmt.Sprintf("L%d", e.Line))
 		}
 	case 4:
+		if prefix[1] != TinyToken("EDIT") {
+			break
+		}
+		for k := range tinyEditsOf(obs, TinyVocab[prefix[2]], prefix[3]-TinyToken("L1")+1) {
+			allow(fmt.Sprintf("M%d", k))
+		}
+	case 5:
 		if prefix[1] == TinyToken("EDIT") {
 			allow("END")
 		}
@@ -286,12 +286,34 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	return ok
 }
 
-// DecodeAction turns the tokens of one call into a gym action. A sequence that does not follow
-// TinyAllowed's grammar is an error (unmasked decoding produces such calls; masked decoding
-// cannot). Whether the line and index exist in the current state is the gym's to judge.
+// tinyEditsOf lists the menu edits a call can name in state obs (lines up to TinyMaxLines, ranks
+// below TinyMaxMenu), in menu order: those of class (any class when ""), on line (any line when 0).
 //
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-func DecodeAction(tokens []int) (gym.Action, error) {
+func tinyEditsOf(obs gym.StructObs, class string, line int) []gym.MenuEdit {
+	var out []gym.MenuEdit
+	for i, edits := range obs.Menu[:min(len(obs.Menu), TinyMaxLines)] {
+		if line != 0 && i+1 != line {
+			continue
+		}
+		rank := map[string]int{}
+		for _, e := range edits {
+			if (class == "" || e.Class == class) && rank[e.Class] < TinyMaxMenu {
+				out = append(out, e)
+			}
+			rank[e.Class]++
+		}
+	}
+	return out
+}
+
+// DecodeAction turns the tokens of one call, made in state obs, into a gym action. A sequence
+// that does not follow TinyAllowed's grammar is an error (unmasked decoding produces such calls;
+// masked decoding cannot), and so is an edit call naming an edit the state's menu does not have:
+// the gym's actions name an edit by its index in the line's menu, so the call must be translated.
+//
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
+func DecodeAction(obs gym.StructObs, tokens []int) (gym.Action, error) {
 	name := func(i int) string {
 		if i < len(tokens) && tokens[i] >= 0 && tokens[i] < len(TinyVocab) {
 			return TinyVocab[tokens[i]]
@@ -309,24 +331,34 @@ func DecodeAction(tokens []int) (gym.Action, error) {
 			return gym.Action{Tool: t.tool}, nil
 		}
 	}
-	var line, index int
-	if name(1) != "EDIT" || len(tokens) != 5 || name(4) != "END" {
-		return gym.Action{}, fmt.Errorf("malformed call %v: want CALL READ|TEST|SUBMIT END or CALL EDIT L<line> M<index> END", tinyNames(tokens))
+	var line, rank int
+	if name(1) != "EDIT" || len(tokens) != 6 || name(5) != "END" || !slices.Contains(gym.Classes, name(2)) {
+		return gym.Action{}, fmt.Errorf("malformed call %v: want CALL READ|TEST|SUBMIT END or CALL EDIT <class> L<line> M<rank> END", tinyNames(tokens))
 	}
-	if _, err := fmt.Sscanf(name(2), "L%d", &line); err != nil {
-		return gym.Action{}, fmt.Errorf("malformed call %v: %q is not a line token", tinyNames(tokens), name(2))
+	if _, err := fmt.Sscanf(name(3), "L%d", &line); err != nil {
+		return gym.Action{}, fmt.Errorf("malformed call %v: %q is not a line token", tinyNames(tokens), name(3))
 	}
-	if _, err := fmt.Sscanf(name(3), "M%d", &index); err != nil {
-		return gym.Action{}, fmt.Errorf("malformed call %v: %q is not a menu-index token", tinyNames(tokens), name(3))
+	if _, err := fmt.Sscanf(name(4), "M%d", &rank); err != nil {
+		return gym.Action{}, fmt.Errorf("malformed call %v: %q is not a rank token", tinyNames(tokens), name(4))
 	}
-	return gym.Action{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: line, Index: index}}, nil
+	if line >= 1 && line <= len(obs.Menu) {
+		for i, e := range obs.Menu[line-1] {
+			if e.Class == name(2) {
+				if rank == 0 {
+					return gym.Action{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: line, Index: i}}, nil
+				}
+				rank--
+			}
+		}
+	}
+	return gym.Action{}, fmt.Errorf("malformed call %v: the menu has no such edit", tinyNames(tokens))
 }
 
 // ActionTokens is the inverse of DecodeAction: the tokens of a read, test, submit or menu-edit
-// action.
+// action in state obs.
 //
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-func ActionTokens(a gym.Action) ([]int, error) {
+func ActionTokens(obs gym.StructObs, a gym.Action) ([]int, error) {
 	for _, t := range tinyTools[:3] {
 		if a.Tool == t.tool {
 			return []int{TinyToken("CALL"), TinyToken(t.token), TinyToken("END")}, nil
@@ -335,11 +367,22 @@ func ActionTokens(a gym.Action) ([]int, error) {
 	if a.Tool != gym.ToolEdit || a.Menu == nil {
 		return nil, fmt.Errorf("action %s has no TinyAgent tokens: only read, test, submit and menu edits do", a)
 	}
-	if a.Menu.Line < 1 || a.Menu.Line > TinyMaxLines || a.Menu.Index < 0 || a.Menu.Index >= TinyMaxMenu {
-		return nil, fmt.Errorf("action %s: line or menu index outside TinyAgent's vocabulary", a)
+	m := a.Menu
+	if m.Line < 1 || m.Line > min(len(obs.Menu), TinyMaxLines) || m.Index < 0 || m.Index >= len(obs.Menu[m.Line-1]) {
+		return nil, fmt.Errorf("action %s: no such edit in the state, or a line outside TinyAgent's vocabulary", a)
 	}
-	return []int{TinyToken("CALL"), TinyToken("EDIT"), TinyToken(fmt.Sprintf("L%d", a.Menu.Line)),
-		TinyToken(fmt.Sprintf("M%d", a.Menu.Index)), TinyToken("END")}, nil
+	edits := obs.Menu[m.Line-1]
+	rank := 0
+	for _, e := range edits[:m.Index] {
+		if e.Class == edits[m.Index].Class {
+			rank++
+		}
+	}
+	if rank >= TinyMaxMenu {
+		return nil, fmt.Errorf("action %s: rank %d outside TinyAgent's vocabulary", a, rank)
+	}
+	return []int{TinyToken("CALL"), TinyToken("EDIT"), TinyToken(edits[m.Index].Class),
+		TinyToken(fmt.Sprintf("L%d", m.Line)), TinyToken(fmt.Sprintf("M%d", rank)), TinyToken("END")}, nil
 }
 
 // tinyNames spells token ids for error messages.
@@ -881,7 +924,7 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 		logits, caches = tinyRows(res[0]), res[1:]
 	}
 	for i := range out {
-		out[i].Action, out[i].Err = DecodeAction(out[i].Tokens)
+		out[i].Action, out[i].Err = DecodeAction(states[i], out[i].Tokens)
 	}
 	return out, nil
 }

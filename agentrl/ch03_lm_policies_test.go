@@ -148,11 +148,14 @@ func names(ids []int) string {
 	return strings.Join(parts, " ")
 }
 
-// smallObs is a two-line module with two edits on line 2 and none on line 1.
+// smallObs is a three-line module with no edits on line 1, three on line 2 (two of class
+// "int+1") and one on line 3.
 func smallObs() gym.StructObs {
 	return gym.StructObs{
-		Code:      gym.EncodeCode("def f(x):\n    return x + 1\n"),
-		Menu:      [][]gym.MenuEdit{nil, {{Line: 2}, {Line: 2}}},
+		Code: gym.EncodeCode("def f(x):\n    y = x + 1 + 2\n    return y\n"),
+		Menu: [][]gym.MenuEdit{nil,
+			{{Line: 2, Class: "int+1"}, {Line: 2, Class: "op:-"}, {Line: 2, Class: "int+1"}},
+			{{Line: 3, Class: "return"}}},
 		TurnsLeft: 6,
 	}
 }
@@ -160,7 +163,8 @@ func smallObs() gym.StructObs {
 func TestEncodeObservation(t *testing.T) {
 	obs := smallObs()
 	want := "<bos> L1 code:def code:name0 code:( code:name1 code:) code:: menu=0 " +
-		"L2 <ind> code:return code:name1 code:+ code:1 menu=2 <tests> <untested> last=none left=6"
+		"L2 <ind> code:name2 code:= code:name1 code:+ code:1 code:+ code:2 menu=3 " +
+		"L3 <ind> code:return code:name2 menu=1 <tests> <untested> last=none left=6"
 	if got := names(EncodeObservation(obs)); got != want {
 		t.Errorf("before any test:\n got %s\nwant %s", got, want)
 	}
@@ -182,11 +186,14 @@ func TestTinyAllowed(t *testing.T) {
 		{nil, "CALL"},
 		{[]string{"CALL"}, "READ TEST SUBMIT EDIT"},
 		{[]string{"CALL", "TEST"}, "END"},
-		{[]string{"CALL", "EDIT"}, "L2"}, // line 1 has no edits
-		{[]string{"CALL", "EDIT", "L2"}, "M0 M1"},
-		{[]string{"CALL", "EDIT", "L1"}, ""},
-		{[]string{"CALL", "EDIT", "L2", "M1"}, "END"},
-		{[]string{"CALL", "EDIT", "L2", "M1", "END"}, ""},
+		{[]string{"CALL", "EDIT"}, "op:- int+1 return"}, // the classes the menu has, in vocabulary order
+		{[]string{"CALL", "EDIT", "int+1"}, "L2"},
+		{[]string{"CALL", "EDIT", "return"}, "L3"},
+		{[]string{"CALL", "EDIT", "int+1", "L2"}, "M0 M1"}, // two edits of the class on the line
+		{[]string{"CALL", "EDIT", "op:-", "L2"}, "M0"},
+		{[]string{"CALL", "EDIT", "op:-", "L3"}, ""},
+		{[]string{"CALL", "EDIT", "int+1", "L2", "M1"}, "END"},
+		{[]string{"CALL", "EDIT", "int+1", "L2", "M1", "END"}, ""},
 		{[]string{"CALL", "SUBMIT", "END"}, ""},
 	} {
 		var prefix []int
@@ -229,38 +236,53 @@ func realObs(t *testing.T, n int) ([]gym.StructObs, [][]gym.Action) {
 }
 
 func TestActionTokensRoundTrip(t *testing.T) {
-	_, acts := realObs(t, 3)
-	for _, as := range acts {
+	obs, acts := realObs(t, 3)
+	for i, as := range acts {
 		for _, a := range as {
-			toks, err := ActionTokens(a)
+			toks, err := ActionTokens(obs[i], a)
 			if err != nil {
 				t.Fatalf("%s: %v", a, err)
 			}
-			back, err := DecodeAction(toks)
+			back, err := DecodeAction(obs[i], toks)
 			if err != nil || back.String() != a.String() {
 				t.Errorf("%s -> %s -> %s (%v)", a, names(toks), back, err)
 			}
 		}
 	}
-	if _, err := ActionTokens(gym.Action{Tool: gym.ToolEdit, Start: 1, End: 1}); err == nil {
-		t.Error("a free-text edit got tokens")
+	// The ranks count within a class: the second int+1 of line 2 is menu index 2.
+	toks, err := ActionTokens(smallObs(), gym.Action{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: 2, Index: 2}})
+	if want := "CALL EDIT int+1 L2 M1 END"; err != nil || names(toks) != want {
+		t.Errorf("menu edit 2 of line 2: %q (%v), want %q", names(toks), err, want)
+	}
+	for _, a := range []gym.Action{
+		{Tool: gym.ToolEdit, Start: 1, End: 1},                       // free text
+		{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: 1, Index: 0}},  // line 1 has no edits
+		{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: 2, Index: 3}},  // past the menu
+		{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: 17, Index: 0}}, // past the lines
+	} {
+		if toks, err := ActionTokens(smallObs(), a); err == nil {
+			t.Errorf("%s got tokens %q", a, names(toks))
+		}
 	}
 }
 
 func TestDecodeActionRejectsMalformed(t *testing.T) {
 	for _, c := range []string{
 		"", "TEST END", "CALL", "CALL TEST", "CALL TEST L1 END", "CALL EDIT END",
-		"CALL EDIT L2 END", "CALL EDIT M1 L2 END", "CALL EDIT L2 M1", "CALL END", "CALL L1 M0 END END",
+		"CALL EDIT L2 M1 END", "CALL EDIT int+1 L2 END", "CALL EDIT int+1 M1 L2 END", "CALL EDIT L2 int+1 M1 END",
+		"CALL EDIT int+1 L2 M1", "CALL END", "CALL L1 M0 END END",
+		// well-formed, but naming edits the state's menu does not have
+		"CALL EDIT int+1 L2 M2 END", "CALL EDIT op:- L3 M0 END", "CALL EDIT int+1 L1 M0 END", "CALL EDIT swap L9 M0 END",
 	} {
 		var toks []int
 		for _, f := range strings.Fields(c) {
 			toks = append(toks, TinyToken(f))
 		}
-		if a, err := DecodeAction(toks); err == nil {
+		if a, err := DecodeAction(smallObs(), toks); err == nil {
 			t.Errorf("%q decoded to %s", c, a)
 		}
 	}
-	if _, err := DecodeAction([]int{-1, 1 << 20}); err == nil {
+	if _, err := DecodeAction(smallObs(), []int{-1, 1 << 20}); err == nil {
 		t.Error("out-of-range ids decoded")
 	}
 }
@@ -376,7 +398,7 @@ func TestCallDistributionSumsToOne(t *testing.T) {
 	for i := range obs {
 		var calls []TinySample
 		for _, act := range acts[i] {
-			toks, err := ActionTokens(act)
+			toks, err := ActionTokens(obs[i], act)
 			if err != nil {
 				t.Fatal(err)
 			}

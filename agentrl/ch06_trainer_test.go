@@ -157,10 +157,13 @@ func TestFixedShapeIsInert(t *testing.T) {
 	if d := fits[0].Loss - fits[1].Loss; d > 1e-6 || d < -1e-6 || fits[0].Loss == 0 {
 		t.Fatalf("loss %v bucketed vs %v padded", fits[0].Loss, fits[1].Loss)
 	}
+	// Adam's first step is lr·g/(|g|+ε): where a gradient is near zero, summing the same terms in
+	// another order moves the step by a visible fraction of lr (1e-5 has been seen). Padding that
+	// leaked into the gradient would move such weights by up to lr = 1e-2.
 	a, b := tinyWeights(t, trainers[0].Agent), tinyWeights(t, trainers[1].Agent)
 	for i := range a {
 		for j := range a[i] {
-			if d := a[i][j] - b[i][j]; d > 1e-5 || d < -1e-5 {
+			if d := a[i][j] - b[i][j]; d > 1e-4 || d < -1e-4 {
 				t.Fatalf("weight %d[%d]: %v bucketed vs %v padded", i, j, a[i][j], b[i][j])
 			}
 		}

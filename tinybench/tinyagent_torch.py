@@ -7,7 +7,7 @@ The Go side (package tinybench) writes, into --dir:
                       stored as GoMLX keeps them: matrices [in, out]
   batch.safetensors   a training batch (ids, at, targets, allowed, adv, mask), GoMLX's log-probs
                       of it and its REINFORCE gradients (grad/<name>), and the sampler's inputs
-                      and GoMLX's sampled calls (prompt_ids, prompt_len, menu_len, go_tokens,
+                      and GoMLX's sampled calls (prompt_ids, prompt_len, class_count, go_tokens,
                       go_token_logprobs); integers as float32
 This script builds the same network from nn.Embedding, nn.LayerNorm and nn.Linear (weights
 transposed into PyTorch's [out, in] layout), checks that its log-probs, its cached sampler and
@@ -158,22 +158,24 @@ class Sampler:
     cached step per further token; call token k goes into slot width + k of every row, and each
     row attends to its own prompt and its call so far."""
 
-    def __init__(self, model, cfg, prompt_ids, prompt_len, menu_len):
+    def __init__(self, model, cfg, prompt_ids, prompt_len, class_count):
         self.m, self.cfg = model, cfg
-        self.ids, self.plen, self.menu = prompt_ids, prompt_len, menu_len
+        self.ids, self.plen, self.count = prompt_ids, prompt_len, class_count  # count [R,lines,classes]
         self.rows, self.width = prompt_ids.shape
         tok = cfg["Tokens"]
         v = cfg["Vocab"]
         self.tok = tok
-        lines = torch.arange(cfg["MaxLines"])
+        nc = cfg["Classes"]
+        self.lines = torch.arange(cfg["MaxLines"])
+        self.classes = tok["class0"] + torch.arange(nc)
         # The grammar's per-position masks that do not depend on earlier tokens.
         self.m_call = torch.zeros(v, dtype=torch.bool)
         self.m_call[tok["CALL"]] = True
         self.m_tool = torch.zeros(self.rows, v, dtype=torch.bool)
         self.m_tool[:, [tok["READ"], tok["TEST"], tok["SUBMIT"]]] = True
-        self.m_tool[:, tok["EDIT"]] = (menu_len > 0).any(dim=1)
-        self.m_line = torch.zeros(self.rows, v, dtype=torch.bool)
-        self.m_line[:, tok["L1"] + lines] = menu_len > 0
+        self.m_tool[:, tok["EDIT"]] = (class_count > 0).flatten(1).any(dim=1)
+        self.m_class = torch.zeros(self.rows, v, dtype=torch.bool)
+        self.m_class[:, self.classes] = (class_count > 0).any(dim=1)
         self.m_end = torch.zeros(v, dtype=torch.bool)
         self.m_end[tok["END"]] = True
         self.menu_idx = torch.arange(cfg["MaxMenu"])
@@ -181,19 +183,26 @@ class Sampler:
         self.slots = torch.arange(self.width + cfg["CallSlots"])
 
     def allowed(self, k, tokens):
-        """TinyAllowed for call position k given the call so far, every row at once."""
+        """TinyAllowed for call position k given the call so far, every row at once: CALL, a
+        tool, then for EDIT a class, a line with edits of that class, a rank among them, END."""
         tok, v = self.tok, self.cfg["Vocab"]
+        rows = torch.arange(self.rows)
         if k == 0:
             return self.m_call.expand(self.rows, v)
         edit = tokens[:, 1] == tok["EDIT"]
         if k == 1:
             return self.m_tool
         if k == 2:
-            return torch.where(edit.unsqueeze(1), self.m_line, self.m_end.expand(self.rows, v))
+            return torch.where(edit.unsqueeze(1), self.m_class, self.m_end.expand(self.rows, v))
+        cls = (tokens[:, 2] - tok["class0"]).clamp(0, self.cfg["Classes"] - 1)
+        per_line = self.count[rows, :, cls]  # [R,lines]: edits of the call's class on each line
+        out = torch.zeros(self.rows, v, dtype=torch.bool)
         if k == 3:
-            line = (tokens[:, 2] - tok["L1"]).clamp(0, self.cfg["MaxLines"] - 1)
-            n = self.menu.gather(1, line.unsqueeze(1))  # [R,1]
-            out = torch.zeros(self.rows, v, dtype=torch.bool)
+            out[:, tok["L1"] + self.lines] = (per_line > 0) & edit.unsqueeze(1)
+            return out
+        if k == 4:
+            line = (tokens[:, 3] - tok["L1"]).clamp(0, self.cfg["MaxLines"] - 1)
+            n = per_line.gather(1, line.unsqueeze(1))  # [R,1]
             out[:, tok["M0"] : tok["M0"] + self.cfg["MaxMenu"]] = (self.menu_idx < n) & edit.unsqueeze(1)
             return out
         return self.m_end.expand(self.rows, v) & edit.unsqueeze(1)
@@ -309,7 +318,7 @@ def main():
         if rel > d_grad:
             d_grad, worst = rel, name
     model.zero_grad(set_to_none=True)
-    sampler = Sampler(model, cfg, b["prompt_ids"].long(), b["prompt_len"].long(), b["menu_len"].long())
+    sampler = Sampler(model, cfg, b["prompt_ids"].long(), b["prompt_len"].long(), b["class_count"].long())
     go_tokens = b["go_tokens"].long()
     replay, replay_lp, _ = sampler.run(forced=go_tokens)
     if not torch.equal(replay, go_tokens):

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/qwen3/safetensors"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -172,12 +173,14 @@ func (p *torchProc) close() error {
 }
 
 // torchConfig is config.json: the network's sizes and the token ids the sampler's grammar
-// needs (the vocabulary keeps L1..L16 and M0..M39 contiguous).
+// needs (the vocabulary keeps the edit classes, L1..L16 and M0..M39 contiguous; Tokens["class0"]
+// is the first class, gym.Classes[0]).
 type torchConfig struct {
 	Dim, Layers, Heads, Context, Vocab int
 	Rows                               int // real rows of the batch; the rest are padding
 	CallSlots                          int // cache slots the prompt pass adds for the call
 	MaxCall, MaxLines, MaxMenu         int
+	Classes                            int // how many edit classes
 	LR                                 float64
 	Tokens                             map[string]int
 }
@@ -188,9 +191,9 @@ func (b *batch) write(dir string) error {
 	cfg := b.agent.Config
 	tc := torchConfig{Dim: cfg.Dim, Layers: cfg.Layers, Heads: cfg.Heads, Context: cfg.Context,
 		Vocab: len(agentrl.TinyVocab), Rows: len(b.samples),
-		CallSlots: 8, // agentrl's tinyCallSlots: more than the 4 cached steps a call needs
+		CallSlots: 8, // agentrl's tinyCallSlots: more than the 5 cached steps a call needs
 		MaxCall:   agentrl.TinyMaxCall, MaxLines: agentrl.TinyMaxLines, MaxMenu: agentrl.TinyMaxMenu,
-		LR: LearningRate, Tokens: map[string]int{}}
+		Classes: len(gym.Classes), LR: LearningRate, Tokens: map[string]int{"class0": agentrl.TinyToken(gym.Classes[0])}}
 	for _, name := range []string{"<pad>", "<bos>", "CALL", "READ", "TEST", "SUBMIT", "EDIT", "END", "L1", "M0"} {
 		tc.Tokens[name] = agentrl.TinyToken(name)
 	}
@@ -228,12 +231,18 @@ func (b *batch) write(dir string) error {
 
 // samplerTensors are the sampler's inputs, padded as agentrl's Sample pads them (extra rows
 // hold <bos> alone and decode nothing), and the calls GoMLX drew with their log-probs:
-// prompt_ids [R,W], prompt_len [R], menu_len [R,TinyMaxLines] (the grammar's edit menu sizes),
-// go_tokens and go_token_logprobs [R,TinyMaxCall] (−1 and 0 after a call's end).
+// prompt_ids [R,W], prompt_len [R], class_count [R,TinyMaxLines,classes] (how many edits of each
+// class each line's menu has, at most TinyMaxMenu: what the grammar needs), go_tokens and
+// go_token_logprobs [R,TinyMaxCall] (−1 and 0 after a call's end).
 func (b *batch) samplerTensors() []safetensors.Tensor {
 	rows, w, a := b.train.IDs.Shape().Dimensions[0], b.promptWidth, agentrl.TinyMaxCall
 	ids, lens := make([]float32, rows*w), make([]float32, rows)
-	menu := make([]float32, rows*agentrl.TinyMaxLines)
+	nc := len(gym.Classes)
+	classOf := map[string]int{}
+	for k, c := range gym.Classes {
+		classOf[c] = k
+	}
+	counts := make([]float32, rows*agentrl.TinyMaxLines*nc)
 	toks, lps := make([]float32, rows*a), make([]float32, rows*a)
 	for i := range rows {
 		lens[i] = 1
@@ -250,7 +259,10 @@ func (b *batch) samplerTensors() []safetensors.Tensor {
 			ids[i*w+j] = float32(t)
 		}
 		for l := range min(len(st.Menu), agentrl.TinyMaxLines) {
-			menu[i*agentrl.TinyMaxLines+l] = float32(min(len(st.Menu[l]), agentrl.TinyMaxMenu))
+			for _, e := range st.Menu[l] {
+				at := (i*agentrl.TinyMaxLines+l)*nc + classOf[e.Class]
+				counts[at] = min(counts[at]+1, agentrl.TinyMaxMenu)
+			}
 		}
 		for j, t := range s.Tokens {
 			toks[i*a+j], lps[i*a+j] = float32(t), float32(s.LogProbs[j])
@@ -259,7 +271,7 @@ func (b *batch) samplerTensors() []safetensors.Tensor {
 	return []safetensors.Tensor{
 		{Name: "prompt_ids", DType: safetensors.F32, Shape: []int{rows, w}, Data: ids},
 		{Name: "prompt_len", DType: safetensors.F32, Shape: []int{rows}, Data: lens},
-		{Name: "menu_len", DType: safetensors.F32, Shape: []int{rows, agentrl.TinyMaxLines}, Data: menu},
+		{Name: "class_count", DType: safetensors.F32, Shape: []int{rows, agentrl.TinyMaxLines, nc}, Data: counts},
 		{Name: "go_tokens", DType: safetensors.F32, Shape: []int{rows, a}, Data: toks},
 		{Name: "go_token_logprobs", DType: safetensors.F32, Shape: []int{rows, a}, Data: lps},
 	}
