@@ -66,7 +66,8 @@ type driverResult struct {
 // Run executes the notebook at path in a fresh kernel, cell by cell, in the notebook's folder, and
 // returns the executed notebook. If a cell fails, times out or kills the kernel, the notebook
 // executed so far is returned together with a *CellError. Every process the run started (the
-// kernel, its compiled cell programs, gopls) is gone when Run returns.
+// kernel, its compiled cell programs, gopls) is gone when Run returns, and so is the run's own
+// temporary folder, which its processes see as TMPDIR.
 func Run(ctx context.Context, path string, opt Options) (*notebook.Notebook, error) {
 	if opt.Kernel == "" {
 		opt.Kernel = DefaultKernel
@@ -99,7 +100,14 @@ func Run(ctx context.Context, path string, opt Options) (*notebook.Notebook, err
 		return nil, err
 	}
 
-	env := os.Environ()
+	// A private TMPDIR, removed with the run: chapters hand files from one cell to the next through
+	// os.TempDir, and two runs at once (two checkers, a checker beside an open chapter) must not
+	// read each other's files.
+	runTmp := filepath.Join(tmp, "tmp")
+	if err := os.Mkdir(runTmp, 0o755); err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), "TMPDIR="+runTmp)
 	if opt.Root != "" {
 		dataDir := filepath.Join(tmp, "jupyter")
 		if _, err := spec.Install(opt.Root, dataDir); err != nil {

@@ -75,6 +75,38 @@ func TestRunPrintsAndReturnsOutputs(t *testing.T) {
 	assertNoLeftovers(t, needle)
 }
 
+// TestRunsHaveTheirOwnTempDir checks that two runs of the same notebook at once see different
+// temporary folders, each removed afterwards: chapters pass files between cells through
+// os.TempDir, and a concurrent run must not overwrite them.
+func TestRunsHaveTheirOwnTempDir(t *testing.T) {
+	r := root(t)
+	path := write(t, "import (\"fmt\"; \"os\")\n%%\nfmt.Println(os.TempDir())")
+	var dirs [2]string
+	errs := make(chan error, 2)
+	for i := range dirs {
+		go func() {
+			nb, err := Run(context.Background(), path, Options{Root: r, CellTimeout: 2 * time.Minute})
+			if err == nil {
+				dirs[i] = strings.TrimSpace(nb.Cells[0].Outputs[0].Text)
+			}
+			errs <- err
+		}()
+	}
+	for range dirs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dirs[0] == dirs[1] || dirs[0] == os.TempDir() || dirs[1] == os.TempDir() {
+		t.Fatalf("temporary folders %q and %q, the test's own is %q", dirs[0], dirs[1], os.TempDir())
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s outlived its run (%v)", d, err)
+		}
+	}
+}
+
 func TestMalformedNotebook(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ch99_broken.ipynb")
 	os.WriteFile(path, []byte(`{"cells": [{"cell_type": "code",`), 0o644)
