@@ -176,9 +176,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	if len(r.train) == 0 {
 		return nil, fmt.Errorf("no train tasks in %s", f.tasks)
 	}
-	// Training repeats the same edits, among them loops that never end: memoized timeouts cost
-	// nothing the second time.
-	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout, CacheTimeouts: true})
+	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
 	}

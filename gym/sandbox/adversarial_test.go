@@ -372,12 +372,13 @@ func TestFallbackIsLoud(t *testing.T) {
 	}
 }
 
-// TestCacheTimeouts checks that a run that timed out is memoized only with CacheTimeouts, and
+// TestMemoizedTimeouts checks that a run that timed out is memoized unless RetryTimeouts, and
 // that the memoized answer is the same timeout, given without running.
-func TestCacheTimeouts(t *testing.T) {
+func TestMemoizedTimeouts(t *testing.T) {
 	loop := Request{Module: "m", Source: trivialModule, Tests: "def test_loop():\n    while True:\n        pass\n"}
-	for _, cacheTimeouts := range []bool{false, true} {
-		p, err := New(Options{Workers: 1, Timeout: 200 * time.Millisecond, CacheTimeouts: cacheTimeouts, Log: io.Discard})
+	for _, retry := range []bool{true, false} {
+		memo := !retry // the memo answers the second run
+		p, err := New(Options{Workers: 1, Timeout: 200 * time.Millisecond, RetryTimeouts: retry, Log: io.Discard})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,18 +388,18 @@ func TestCacheTimeouts(t *testing.T) {
 				p.Close()
 				t.Fatal(err)
 			}
-			if r.Status != StatusTimeout || r.Cached != (cacheTimeouts && i == 1) {
+			if r.Status != StatusTimeout || r.Cached != (memo && i == 1) {
 				p.Close()
-				t.Fatalf("CacheTimeouts %v, run %d: status %s, cached %v", cacheTimeouts, i, r.Status, r.Cached)
+				t.Fatalf("RetryTimeouts %v, run %d: status %s, cached %v", retry, i, r.Status, r.Cached)
 			}
 			if r.Cached && r.Tainted != "" {
 				p.Close()
 				t.Fatalf("a memoized timeout is tainted: %q", r.Tainted)
 			}
 		}
-		if got, want := p.Stats().Timeouts, int64(2); cacheTimeouts && got != 1 || !cacheTimeouts && got != want {
+		if got, want := p.Stats().Timeouts, int64(2); memo && got != 1 || !memo && got != want {
 			p.Close()
-			t.Fatalf("CacheTimeouts %v: %d runs timed out", cacheTimeouts, got)
+			t.Fatalf("RetryTimeouts %v: %d runs timed out", retry, got)
 		}
 		p.Close()
 	}

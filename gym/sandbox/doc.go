@@ -14,7 +14,8 @@
 // forgets modules a test imported. A run that times out, crashes the interpreter or leaves a
 // thread or child process behind taints its worker: the whole PID namespace is killed and a
 // fresh worker takes its place. Results of deterministic runs are memoized by a hash of their
-// content.
+// content, and so are timeouts (the same run is taken to time out again) unless
+// Options.RetryTimeouts.
 //
 // Three ways to run, from fastest to most isolated: Run uses a warm worker; RunFresh forks a
 // child from a pristine worker that never ran a test (a new process whose state no test has

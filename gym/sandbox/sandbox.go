@@ -55,11 +55,13 @@ type Options struct {
 	CPUSeconds   int           // RLIMIT_CPU over a worker's life; default 600
 	OutputCap    int           // characters of captured stdout/stderr kept per run; default 16384
 	CacheEntries int           // memoized results kept; default 16384, negative disables the cache
-	// CacheTimeouts memoizes runs that timed out as well, so that the same run again is answered
-	// at once instead of costing the time limit and a worker restart again. Right for a loop that
-	// never ends (an edited loop bound makes one); wrong for a run that was only slow because the
-	// machine was busy, hence off by default. Trainers, which repeat the same edits, turn it on.
-	CacheTimeouts bool
+	// RetryTimeouts runs a request that timed out again when it comes back, instead of answering
+	// from the memo. By default a timeout is memoized like any other result, so the same run
+	// times out again at once instead of costing the time limit and a worker restart: right for a
+	// loop that never ends (an edited loop bound makes one), and it keeps two runs of the same
+	// training identical when a test was only slowed by a busy machine. Set it where a timeout
+	// caused by load must not stick.
+	RetryTimeouts bool
 	Log           io.Writer // where the fallback warning goes; default os.Stderr
 }
 
@@ -336,10 +338,10 @@ func (p *Pool) RunCold(req Request) (*Result, error) {
 }
 
 // memoizable reports whether a result can be memoized: runs that timed out or crashed may go
-// differently next time, though with CacheTimeouts a timeout is taken to happen again.
+// differently next time, though a timeout is taken to happen again unless RetryTimeouts.
 func (p *Pool) memoizable(r *Result) bool {
 	if r.Status == StatusTimeout {
-		return p.opts.CacheTimeouts
+		return !p.opts.RetryTimeouts
 	}
 	return r.Tainted == "" && (r.Status == StatusOK || r.Status == StatusModuleError || r.Status == StatusTestsError)
 }
