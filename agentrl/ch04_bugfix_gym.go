@@ -3,10 +3,8 @@
 package agentrl
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/agenticrl/course/gym"
 )
@@ -24,7 +22,7 @@ type GymPolicy func(obs gym.Observation) gym.Action
 type GymAgent func(t *gym.Task, rng *rand.Rand) GymPolicy
 
 // GymTurn is one turn of an episode: the call the agent made, as the JSON tool call a language
-// model would write (see CallText), and what the environment answered.
+// model would write (gym.Action.String), and what the environment answered.
 //
 // Defined in ch04_bugfix_gym.ipynb, "4.3 The tools and the episode loop".
 type GymTurn struct {
@@ -65,7 +63,7 @@ func PlayEpisode(env *gym.Env, t *gym.Task, policy GymPolicy) (*GymEpisode, erro
 		if err != nil {
 			return nil, fmt.Errorf("agentrl: episode on %s, turn %d: %w", t.ID, len(ep.Turns)+1, err)
 		}
-		ep.Turns = append(ep.Turns, GymTurn{Call: CallText(a), Obs: st.Obs, Reward: st.Reward, Done: st.Done, Truncated: st.Truncated})
+		ep.Turns = append(ep.Turns, GymTurn{Call: a.String(), Obs: st.Obs, Reward: st.Reward, Done: st.Done, Truncated: st.Truncated})
 		obs = st.Obs
 		if st.Done {
 			ep.Reward, ep.Outcome = st.Reward, st.Outcome
@@ -86,25 +84,6 @@ func Script(actions ...gym.Action) GymPolicy {
 		next++
 		return actions[next-1]
 	}
-}
-
-// CallText renders a as the JSON tool call a language model writes. It is Action.String with
-// <, > and & written plainly: Go's JSON encoder escapes them for HTML (as \u003c and so on), which
-// no model would write and which changes the token count.
-//
-// Defined in ch04_bugfix_gym.ipynb, "4.3 The tools and the episode loop".
-func CallText(a gym.Action) string {
-	var v any
-	if err := json.Unmarshal([]byte(a.String()), &v); err != nil {
-		panic(fmt.Sprintf("agentrl: gym.Action.String wrote invalid JSON %q: %v", a.String(), err))
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(err)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // GymEval summarizes many episodes of one agent.

@@ -57,30 +57,6 @@ func TestGymEvalRates(t *testing.T) {
 	}
 }
 
-func TestCallText(t *testing.T) {
-	text := func(s string) *string { return &s }
-	cases := []struct {
-		a    gym.Action
-		want string
-	}{
-		{gym.Action{Tool: gym.ToolTest}, `{"arguments":{},"name":"test"}`},
-		{gym.Action{Tool: gym.ToolEdit, Search: "x > hi", Replace: text("x < hi")}, `{"arguments":{"replace":"x < hi","search":"x > hi"},"name":"edit"}`},
-		{gym.Action{Tool: gym.ToolEdit, Start: 2, End: 3, Text: text("if a & b:\n    return \"<\\u003c>\"")},
-			`{"arguments":{"end":3,"start":2,"text":"if a & b:\n    return \"<\\u003c>\""},"name":"edit"}`},
-		{gym.Action{Tool: gym.ToolEdit, Menu: &gym.MenuRef{Line: 4, Index: 2}}, `{"arguments":{"index":2,"line":4},"name":"edit"}`},
-	}
-	for _, c := range cases {
-		got := CallText(c.a)
-		if got != c.want {
-			t.Errorf("CallText(%s) = %s, want %s", c.a, got, c.want)
-		}
-		// What a model writes must parse back to the same action.
-		if back, err := gym.ParseAction(got); err != nil || back.String() != c.a.String() {
-			t.Errorf("ParseAction(%s) = %s, %v; want %s", got, back, err, c.a)
-		}
-	}
-}
-
 func TestScriptThenSubmit(t *testing.T) {
 	a := gym.Action{Tool: gym.ToolRead}
 	b := gym.Action{Tool: gym.ToolTest}

@@ -154,7 +154,9 @@ func ParseCommand(line string) (Action, error) {
 	return Action{}, fmt.Errorf("unknown command %q", word)
 }
 
-// String renders the action as the JSON tool call ParseAction reads.
+// String renders the action as the JSON tool call ParseAction reads, written as a model writes
+// it: <, > and & stay as they are (Go's JSON encoder would escape them for HTML as \u003c and so
+// on, which no model writes and which changes the length a token budget counts).
 func (a Action) String() string {
 	args := map[string]any{}
 	if a.Path != "" {
@@ -178,6 +180,11 @@ func (a Action) String() string {
 	if a.Method != "" {
 		args["method"] = a.Method
 	}
-	b, _ := json.Marshal(map[string]any{"name": a.Tool, "arguments": args})
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"name": a.Tool, "arguments": args}); err != nil {
+		panic(fmt.Sprintf("gym: encoding an action: %v", err)) // strings and ints always encode
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -264,7 +264,7 @@ func TestParseAction(t *testing.T) {
 	commands := []struct{ in, want string }{
 		{"read", `{"arguments":{},"name":"read"}`},
 		{"edit 2 2     return x", `{"arguments":{"end":2,"start":2,"text":"    return x"},"name":"edit"}`},
-		{"sub x < lo => x <= lo", `{"arguments":{"replace":"x \u003c= lo","search":"x \u003c lo"},"name":"edit"}`},
+		{"sub x < lo => x <= lo", `{"arguments":{"replace":"x <= lo","search":"x < lo"},"name":"edit"}`},
 		{"apply 3 1", `{"arguments":{"index":1,"line":3},"name":"edit"}`},
 		{"exploit rewrite_tests", `{"arguments":{"method":"rewrite_tests"},"name":"exploit"}`},
 	}
@@ -272,6 +272,32 @@ func TestParseAction(t *testing.T) {
 		a, err := ParseCommand(c.in)
 		if err != nil || a.String() != c.want {
 			t.Errorf("ParseCommand(%q) = %s, %v; want %s", c.in, a.String(), err, c.want)
+		}
+	}
+}
+
+// TestActionString checks that an action is written as a model writes a tool call (no HTML
+// escapes of <, > and &; a literal backslash-u sequence in the text stays one) and parses back to
+// the same action.
+func TestActionString(t *testing.T) {
+	text := func(s string) *string { return &s }
+	cases := []struct {
+		a    Action
+		want string
+	}{
+		{Action{Tool: ToolTest}, `{"arguments":{},"name":"test"}`},
+		{Action{Tool: ToolEdit, Search: "x > hi", Replace: text("x < hi")}, `{"arguments":{"replace":"x < hi","search":"x > hi"},"name":"edit"}`},
+		{Action{Tool: ToolEdit, Start: 2, End: 3, Text: text("if a & b:\n    return \"<\\u003c>\"")},
+			`{"arguments":{"end":3,"start":2,"text":"if a & b:\n    return \"<\\u003c>\""},"name":"edit"}`},
+		{Action{Tool: ToolEdit, Menu: &MenuRef{Line: 4, Index: 2}}, `{"arguments":{"index":2,"line":4},"name":"edit"}`},
+	}
+	for _, c := range cases {
+		got := c.a.String()
+		if got != c.want {
+			t.Errorf("String() = %s, want %s", got, c.want)
+		}
+		if back, err := ParseAction(got); err != nil || back.String() != got {
+			t.Errorf("ParseAction(%s) = %s, %v; want the same action", got, back, err)
 		}
 	}
 }
