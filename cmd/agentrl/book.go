@@ -122,19 +122,31 @@ func bookCheck(args []string) error {
 		}
 		if *update {
 			n := check.Update(recorded, executed)
-			if n > 0 {
+			meta, err := check.UpdateLanguageInfo(recorded, executed)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			if n > 0 || meta {
 				if err := recorded.Write(path); err != nil {
 					return err
 				}
+			}
+			if meta {
+				fmt.Fprintf(stderr, "ok   %s: language_info recorded as the kernel reports it\n", path)
 			}
 			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
 			continue
 		}
 		ms := check.Compare(recorded, executed)
-		if len(ms) > 0 {
+		got, want, sameInfo := check.LanguageInfo(recorded, executed)
+		if len(ms) > 0 || !sameInfo {
 			fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
 			for _, m := range ms {
 				fmt.Fprint(stderr, m.String())
+			}
+			if !sameInfo {
+				fmt.Fprintf(stderr, "%s: metadata.language_info is %s, the kernel reports %s; Jupyter rewrites it when it opens the notebook and then shows it as changed (--update records the kernel's)\n",
+					path, orNone(got), want)
 			}
 			failed++
 			continue
@@ -289,4 +301,11 @@ func bookKernel(args []string) error {
 	}
 	fmt.Fprintf(stderr, "kernel: %s (checkout %s)\n", path, root)
 	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "absent"
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -235,4 +236,33 @@ func mergeStreams(outs []*notebook.Output) []*notebook.Output {
 		merged = append(merged, &cp)
 	}
 	return merged
+}
+
+// LanguageInfo compares the notebook's metadata.language_info with the one the kernel reported
+// when it ran executed, as JSON values, and returns both (compact JSON, "" when absent). Jupyter
+// writes the kernel's language_info into every notebook it opens and marks the notebook changed
+// when the two differ, so a recorded chapter that holds anything else opens as "unsaved changes".
+// A kernel that reported none (executed has none) is not compared.
+func LanguageInfo(recorded, executed *notebook.Notebook) (got, want string, same bool) {
+	got, want = compactJSON(recorded.Meta("language_info")), compactJSON(executed.Meta("language_info"))
+	return got, want, want == "" || got == want
+}
+
+// UpdateLanguageInfo writes the kernel's language_info (from executed) into recorded and
+// reports whether that changed it.
+func UpdateLanguageInfo(recorded, executed *notebook.Notebook) (bool, error) {
+	if _, _, same := LanguageInfo(recorded, executed); same {
+		return false, nil
+	}
+	return true, recorded.SetMeta("language_info", executed.Meta("language_info"))
+}
+
+// compactJSON is a JSON value in a canonical form (object keys sorted, no spaces), "" for none.
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
 }

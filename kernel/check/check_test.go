@@ -155,3 +155,40 @@ func TestUpdateChangesOnlyDifferingCells(t *testing.T) {
 		t.Error("after Update, Compare still differs")
 	}
 }
+
+// TestLanguageInfo checks that a recorded language_info must equal the kernel's as a JSON value
+// (key order and spacing aside), and that UpdateLanguageInfo records the kernel's and keeps the
+// rest of the metadata.
+func TestLanguageInfo(t *testing.T) {
+	kernel := `{"name":"go","version":"go1.27.3","mimetype":"text/x-go","file_extension":".go","pygments_lexer":""}`
+	executed := book()
+	executed.Metadata = json.RawMessage(`{"language_info":` + kernel + `}`)
+	for _, c := range []struct {
+		name, metadata string
+		same           bool
+	}{
+		{"absent", `{"kernelspec":{"name":"agentrl-go"}}`, false},
+		{"name only", `{"kernelspec":{"name":"agentrl-go"},"language_info":{"name":"go"}}`, false},
+		{"other version", `{"language_info":` + strings.Replace(kernel, "1.27.3", "1.26.0", 1) + `}`, false},
+		{"same value, other order", `{"language_info": {"pygments_lexer": "", "file_extension": ".go", "mimetype": "text/x-go", "version": "go1.27.3", "name": "go"}}`, true},
+	} {
+		recorded := book()
+		recorded.Metadata = json.RawMessage(c.metadata)
+		if _, _, same := LanguageInfo(recorded, executed); same != c.same {
+			t.Errorf("%s: same = %v, want %v", c.name, same, c.same)
+		}
+		changed, err := UpdateLanguageInfo(recorded, executed)
+		if err != nil || changed == c.same {
+			t.Errorf("%s: UpdateLanguageInfo changed %v, err %v", c.name, changed, err)
+		}
+		if got, want, same := LanguageInfo(recorded, executed); !same {
+			t.Errorf("%s: after the update, recorded %s, kernel %s", c.name, got, want)
+		}
+		if strings.Contains(c.metadata, "kernelspec") && string(recorded.Meta("kernelspec")) != `{"name":"agentrl-go"}` {
+			t.Errorf("%s: the update lost the kernelspec: %s", c.name, recorded.Metadata)
+		}
+	}
+	if _, _, same := LanguageInfo(executed, book()); !same {
+		t.Error("a kernel that reported no language_info made the notebook differ")
+	}
+}

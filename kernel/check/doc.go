@@ -4,5 +4,6 @@
 // The rule: each code cell's stdout, its stderr and its rich outputs (HTML, charts, images, errors,
 // in order) must be identical to the recorded ones, except inside wall-clock measurements written
 // as "[wall: ...]", whose contents are not compared (see Mask). Nothing else may vary: outputs
-// come from code with fixed seeds.
+// come from code with fixed seeds. The notebook's metadata.language_info must be the kernel's (see
+// LanguageInfo).
 package check

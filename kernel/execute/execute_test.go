@@ -2,6 +2,7 @@ package execute
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -71,6 +72,11 @@ func TestRunPrintsAndReturnsOutputs(t *testing.T) {
 	}
 	if got := nb.Cells[0].Outputs[0].Text + nb.Cells[1].Outputs[0].Text; got != "hello\nsecond [wall: 0s]\n" {
 		t.Errorf("outputs = %q", got)
+	}
+	// The kernel's own language_info is recorded, as Jupyter records it when it opens a notebook.
+	var info struct{ Name, Version string }
+	if err := json.Unmarshal(nb.Meta("language_info"), &info); err != nil || info.Name != "go" || !strings.HasPrefix(info.Version, "go1.") {
+		t.Errorf("language_info = %s (%v), want the kernel's, named go with its Go version", nb.Meta("language_info"), err)
 	}
 	assertNoLeftovers(t, needle)
 }

@@ -39,6 +39,11 @@ def main():
     index = -1
     try:
         with client.setup_kernel():
+            # Jupyter stores the kernel's language_info in every notebook it opens; record it
+            # here the same way, so that opening a recorded chapter changes nothing.
+            reply = client.wait_for_reply(client.kc.kernel_info())
+            if reply is not None and "language_info" in reply["content"]:
+                nb.metadata["language_info"] = reply["content"]["language_info"]
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue

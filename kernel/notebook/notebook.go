@@ -375,3 +375,28 @@ func Select(paths []string, prefixes []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Meta returns the value of one key of the notebook's metadata as JSON, or nil when the key is
+// absent (or the metadata is not an object).
+func (nb *Notebook) Meta(key string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(orEmpty(nb.Metadata), &m) != nil {
+		return nil
+	}
+	return m[key]
+}
+
+// SetMeta sets one key of the notebook's metadata to a JSON value, keeping the other keys.
+func (nb *Notebook) SetMeta(key string, value json.RawMessage) error {
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(orEmpty(nb.Metadata), &m); err != nil {
+		return fmt.Errorf("notebook metadata: %w", err)
+	}
+	m[key] = value
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("notebook metadata: %w", err)
+	}
+	nb.Metadata = raw
+	return nil
+}
