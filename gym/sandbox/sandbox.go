@@ -58,9 +58,9 @@ type Options struct {
 	// RetryTimeouts runs a request that timed out again when it comes back, instead of answering
 	// from the memo. By default a timeout is memoized like any other result, so the same run
 	// times out again at once instead of costing the time limit and a worker restart: right for a
-	// loop that never ends (an edited loop bound makes one), and it keeps two runs of the same
-	// training identical when a test was only slowed by a busy machine. Set it where a timeout
-	// caused by load must not stick.
+	// loop that never ends (an edited loop bound makes one), and within one training the same edit
+	// always gets the same answer, even when its first run was only slowed by a busy machine. Set
+	// it where a timeout caused by load must not stick.
 	RetryTimeouts bool
 	Log           io.Writer // where the fallback warning goes; default os.Stderr
 }

@@ -388,9 +388,12 @@ func (nb *Notebook) Meta(key string) json.RawMessage {
 
 // SetMeta sets one key of the notebook's metadata to a JSON value, keeping the other keys.
 func (nb *Notebook) SetMeta(key string, value json.RawMessage) error {
-	m := map[string]json.RawMessage{}
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(orEmpty(nb.Metadata), &m); err != nil {
 		return fmt.Errorf("notebook metadata: %w", err)
+	}
+	if m == nil { // the metadata was null
+		m = map[string]json.RawMessage{}
 	}
 	m[key] = value
 	raw, err := json.Marshal(m)

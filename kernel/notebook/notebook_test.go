@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,6 +184,26 @@ func TestCourseNotebookIDs(t *testing.T) {
 		}
 		if err := nb.CheckIDs(); err != nil {
 			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
+// TestMeta: SetMeta replaces one metadata key and keeps the others, also on null or absent
+// metadata; Meta reads it back, nil for a missing key.
+func TestMeta(t *testing.T) {
+	for _, start := range []string{`{"kernelspec":{"name":"k"},"language_info":{"name":"go"}}`, `null`, ``} {
+		nb := &Notebook{Metadata: json.RawMessage(start)}
+		if err := nb.SetMeta("language_info", json.RawMessage(`{"name":"go","version":"go1.27.3"}`)); err != nil {
+			t.Fatalf("%q: %v", start, err)
+		}
+		if got := string(nb.Meta("language_info")); got != `{"name":"go","version":"go1.27.3"}` {
+			t.Errorf("%q: language_info = %s", start, got)
+		}
+		if want := strings.Contains(start, "kernelspec"); (nb.Meta("kernelspec") != nil) != want {
+			t.Errorf("%q: kernelspec = %s", start, nb.Meta("kernelspec"))
+		}
+		if nb.Meta("missing") != nil {
+			t.Errorf("%q: a missing key reads %s", start, nb.Meta("missing"))
 		}
 	}
 }
