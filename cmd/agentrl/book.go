@@ -131,10 +131,11 @@ func bookCheck(args []string) error {
 					return err
 				}
 			}
+			info := ""
 			if meta {
-				fmt.Fprintf(stderr, "ok   %s: language_info recorded as the kernel reports it\n", path)
+				info = ", language_info recorded as the kernel reports it"
 			}
-			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded (%v)\n", path, n, took)
+			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded%s (%v)\n", path, n, info, took)
 			continue
 		}
 		ms := check.Compare(recorded, executed)
