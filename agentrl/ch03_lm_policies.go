@@ -275,8 +275,8 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 		if prefix[1] != TinyToken("EDIT") {
 			break
 		}
-		for k := range tinyEditsOf(obs, TinyVocab[prefix[2]], prefix[3]-TinyToken("L1")+1) {
-			allow(fmt.Sprintf("M%d", k))
+		for _, e := range tinyEditsOf(obs, TinyVocab[prefix[2]], prefix[3]-TinyToken("L1")+1) {
+			allow(fmt.Sprintf("M%d", e.rank))
 		}
 	case 5:
 		if prefix[1] == TinyToken("EDIT") {
@@ -286,20 +286,30 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	return ok
 }
 
-// tinyEditsOf lists the menu edits a call can name in state obs (lines up to TinyMaxLines, ranks
-// below TinyMaxMenu), in menu order: those of class (any class when ""), on line (any line when 0).
+// tinyEdit is a menu edit a call can name, with its rank among the edits of its class on its line.
 //
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-func tinyEditsOf(obs gym.StructObs, class string, line int) []gym.MenuEdit {
-	var out []gym.MenuEdit
+type tinyEdit struct {
+	gym.MenuEdit
+	rank int
+}
+
+// tinyEditsOf lists the menu edits a call can name in state obs (lines up to TinyMaxLines, ranks
+// below TinyMaxMenu, not among the patches obs.Tried), in menu order: those of class (any class
+// when ""), on line (any line when 0).
+//
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
+func tinyEditsOf(obs gym.StructObs, class string, line int) []tinyEdit {
+	var out []tinyEdit
 	for i, edits := range obs.Menu[:min(len(obs.Menu), TinyMaxLines)] {
 		if line != 0 && i+1 != line {
 			continue
 		}
 		rank := map[string]int{}
-		for _, e := range edits {
-			if (class == "" || e.Class == class) && rank[e.Class] < TinyMaxMenu {
-				out = append(out, e)
+		for k, e := range edits {
+			tried := slices.Contains(obs.Tried, gym.MenuRef{Line: i + 1, Index: k})
+			if (class == "" || e.Class == class) && rank[e.Class] < TinyMaxMenu && !tried {
+				out = append(out, tinyEdit{e, rank[e.Class]})
 			}
 			rank[e.Class]++
 		}

@@ -176,6 +176,20 @@ func TestEncodeObservation(t *testing.T) {
 	}
 }
 
+// allowedAfter spells the tokens TinyAllowed lets through after a prefix of token names.
+func allowedAfter(obs gym.StructObs, prefix []string) string {
+	var ids, got []int
+	for _, p := range prefix {
+		ids = append(ids, TinyToken(p))
+	}
+	for id, ok := range TinyAllowed(obs, ids) {
+		if ok {
+			got = append(got, id)
+		}
+	}
+	return names(got)
+}
+
 func TestTinyAllowed(t *testing.T) {
 	obs := smallObs()
 	tok := TinyToken
@@ -196,19 +210,27 @@ func TestTinyAllowed(t *testing.T) {
 		{[]string{"CALL", "EDIT", "int+1", "L2", "M1", "END"}, ""},
 		{[]string{"CALL", "SUBMIT", "END"}, ""},
 	} {
-		var prefix []int
-		for _, p := range c.prefix {
-			prefix = append(prefix, tok(p))
+		if got := allowedAfter(obs, c.prefix); got != c.want {
+			t.Errorf("after %v: allowed %q, want %q", c.prefix, got, c.want)
 		}
-		var got []int
-		for id, ok := range TinyAllowed(obs, prefix) {
-			if ok {
-				got = append(got, id)
-			}
+	}
+	// Patches already tried (gym.Config.TryPatches) are masked; ranks keep naming menu positions.
+	tried := obs
+	tried.Tried = []gym.MenuRef{{Line: 2, Index: 0}, {Line: 3, Index: 0}}
+	for _, c := range []struct {
+		prefix []string
+		want   string
+	}{
+		{[]string{"CALL", "EDIT"}, "op:- int+1"},
+		{[]string{"CALL", "EDIT", "int+1", "L2"}, "M1"},
+	} {
+		if got := allowedAfter(tried, c.prefix); got != c.want {
+			t.Errorf("with %v tried, after %v: allowed %q, want %q", tried.Tried, c.prefix, got, c.want)
 		}
-		if names(got) != c.want {
-			t.Errorf("after %v: allowed %q, want %q", c.prefix, names(got), c.want)
-		}
+	}
+	tried.Tried = append(tried.Tried, gym.MenuRef{Line: 2, Index: 1}, gym.MenuRef{Line: 2, Index: 2})
+	if TinyAllowed(tried, []int{tok("CALL")})[tok("EDIT")] {
+		t.Error("EDIT allowed with every patch tried")
 	}
 	noEdits := obs
 	noEdits.Menu = [][]gym.MenuEdit{nil, nil}

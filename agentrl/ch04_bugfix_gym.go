@@ -5,6 +5,7 @@ package agentrl
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/agenticrl/course/gym"
 )
@@ -224,5 +225,28 @@ func EditTestRevert(t *gym.Task, rng *rand.Rand) GymPolicy {
 		undo = gym.Action{Tool: gym.ToolEdit, Start: e.Line, End: e.Line, Text: &orig}
 		phase = test
 		return gym.Action{Tool: gym.ToolEdit, Start: e.Line, End: e.Line, Text: &text}
+	}
+}
+
+// PatchSearch is the scripted random search of the patch interface (gym.Config.TryPatches): it
+// tries uniformly random untried menu edits, each a patch the gym tests, and submits as soon as
+// the visible tests all pass. It patches on the last call too: with SubmitAtLimit the turn limit
+// grades that patch as it stands.
+//
+// Defined in ch04_bugfix_gym.ipynb, "4.9 Patches: one call per candidate".
+func PatchSearch(t *gym.Task, rng *rand.Rand) GymPolicy {
+	return func(obs gym.Observation) gym.Action {
+		s := obs.Struct
+		passed := s.Tool == gym.ToolEdit && s.Error == gym.ErrNone && s.Tests.Total > 0 && s.Tests.Passed == s.Tests.Total
+		var untried []gym.Action
+		for _, a := range s.MenuActions() {
+			if !slices.Contains(s.Tried, *a.Menu) {
+				untried = append(untried, a)
+			}
+		}
+		if passed || len(untried) == 0 {
+			return gym.Action{Tool: gym.ToolSubmit}
+		}
+		return untried[rng.IntN(len(untried))]
 	}
 }

@@ -214,3 +214,39 @@ func TestEditTestRevert(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchSearch plays the patch interface's scripted search on three dev tasks with calls
+// enough for every patch: it never tries a patch twice, patches until one passes the visible
+// tests, and submits right after it.
+func TestPatchSearch(t *testing.T) {
+	tasks, pool := gymFixture(t, 250*time.Millisecond)
+	for i, task := range gym.Filter(tasks, gym.Dev, "")[:3] {
+		n := len(gym.NewEnv(nil, gym.Config{}).Reset(task).Struct.MenuActions())
+		env := gym.NewEnv(pool, gym.Config{TryPatches: true, MaxTurns: n + 1, WarmHidden: true})
+		ep, err := PlayEpisode(env, task, PatchSearch(task, rand.New(rand.NewPCG(1, uint64(i)))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := len(ep.Turns) - 1
+		for k, turn := range ep.Turns[:last] {
+			s := turn.Obs.Struct
+			if s.Tool != gym.ToolEdit || len(s.Tried) != k+1 {
+				t.Fatalf("%s, call %d (%s): patch number %d expected; tried %v", task.ID, k+1, turn.Call, k+1, s.Tried)
+			}
+			if passed := s.Tests.Total > 0 && s.Tests.Passed == s.Tests.Total; passed != (k == last-1) {
+				t.Fatalf("%s, call %d: visible tests passed %v, but the search went on to call %d of %d", task.ID, k+1, passed, k+2, last+1)
+			}
+		}
+		final := ep.Turns[last]
+		if !final.Done || final.Obs.Struct.Tool != gym.ToolSubmit || last == 0 {
+			t.Fatalf("%s: last call %s, done %v; want a submission after a patch", task.ID, final.Call, final.Done)
+		}
+		seen := map[gym.MenuRef]bool{}
+		for _, r := range ep.Turns[last-1].Obs.Struct.Tried {
+			if seen[r] {
+				t.Fatalf("%s: patch %v tried twice", task.ID, r)
+			}
+			seen[r] = true
+		}
+	}
+}

@@ -748,6 +748,10 @@ type TinyEval struct {
 	Calls     float64 // mean calls per episode
 	Tests     float64 // mean test calls per episode
 	FirstCall map[string]int
+	// Under the patch interface (gym.Config.TryPatches): the calls made right after a patch whose
+	// visible tests all passed and how many of them patched again, and the same after a patch
+	// that failed. An agent that reads the test result patches again after a failure only.
+	AfterPass, EditsAfterPass, AfterFail, EditsAfterFail int
 }
 
 // EvalTinyAgent plays reps episodes of the agent on every task, sampling at temperature 1 with
@@ -785,6 +789,17 @@ func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int
 			}
 			if name == gym.ToolTest {
 				ev.Tests++
+			}
+			if st := ep.States[c]; c > 0 && st.Tool == gym.ToolEdit && st.Error == gym.ErrNone && len(st.Tried) > 0 {
+				edit := 0
+				if name == gym.ToolEdit {
+					edit = 1
+				}
+				if st.Tests.Total > 0 && st.Tests.Passed == st.Tests.Total {
+					ev.AfterPass, ev.EditsAfterPass = ev.AfterPass+1, ev.EditsAfterPass+edit
+				} else {
+					ev.AfterFail, ev.EditsAfterFail = ev.AfterFail+1, ev.EditsAfterFail+edit
+				}
 			}
 		}
 	}

@@ -211,3 +211,31 @@ func withMetrics(names *[]string, metrics []TinyMetric, out ...*graph.Node) []*g
 	}
 	return out
 }
+
+// TestEvalCountsPatchUse checks EvalTinyAgent's test-use counts with an untrained agent. Under the
+// patch interface with two calls, every episode that opened with a patch makes exactly one more
+// call, after a patch that passed or failed; without the interface nothing is counted.
+func TestEvalCountsPatchUse(t *testing.T) {
+	tasks, pool := gymFixture(t, 250*time.Millisecond)
+	dev := gym.Filter(tasks, gym.Dev, "")[:8]
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := EvalTinyAgent(agent, pool, dev, 4, gym.Config{MaxTurns: 2, WarmHidden: true, SubmitAtLimit: true, TryPatches: true}, false, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.FirstCall[gym.ToolEdit] == 0 || ev.AfterPass+ev.AfterFail != ev.FirstCall[gym.ToolEdit] ||
+		ev.EditsAfterPass > ev.AfterPass || ev.EditsAfterFail > ev.AfterFail || ev.EditsAfterFail == 0 {
+		t.Errorf("patch interface: first calls %v, after a pass %d (%d edits), after a failure %d (%d edits)",
+			ev.FirstCall, ev.AfterPass, ev.EditsAfterPass, ev.AfterFail, ev.EditsAfterFail)
+	}
+	ev, err = EvalTinyAgent(agent, pool, dev, 4, gym.Config{MaxTurns: 2, WarmHidden: true, SubmitAtLimit: true}, false, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.AfterPass+ev.AfterFail+ev.EditsAfterPass+ev.EditsAfterFail != 0 {
+		t.Errorf("plain interface: counted %+v", ev)
+	}
+}

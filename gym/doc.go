@@ -36,6 +36,13 @@
 // something else on every line, its class the same thing in every function. Env.Actions lists every
 // well-formed action of the current state, for a policy that picks rather than writes.
 //
+// With Config.TryPatches an episode is a search over candidate patches, as in harnesses that
+// test one proposed patch at a time: a menu edit applies to the module as it was at reset,
+// replacing the previous patch instead of adding to it, the visible tests run after it, and
+// StructObs.Tried lists the patches tried so far. An agent then finds a fix by patching until
+// the tests pass and submitting, which needs one call per candidate instead of three (edit, test,
+// revert).
+//
 // # Rewards and reward hacking
 //
 // Submit runs the visible tests on the workspace and the hidden tests in a fresh interpreter.

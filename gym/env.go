@@ -3,6 +3,7 @@ package gym
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agenticrl/course/gym/sandbox"
@@ -21,6 +22,12 @@ type Config struct {
 	// SubmitAtLimit submits the module as it stands when the turn limit is reached, as harnesses
 	// that grade the final state of the repository do, instead of ending the episode with reward 0.
 	SubmitAtLimit bool
+	// TryPatches makes an episode a search over candidate patches, as harnesses that test one
+	// proposed patch at a time do: a menu edit applies to the module as it was at reset (so it
+	// replaces every earlier change instead of adding to it) and the visible tests run after it,
+	// its observation carrying their result as test's does. The menu stays the one of the module
+	// at reset, and StructObs.Tried lists the patches tried so far.
+	TryPatches bool
 }
 
 // ApproxTokens estimates a token count as one token per four bytes, rounded up: close enough
@@ -54,6 +61,8 @@ type Env struct {
 	tokens    int
 	done      bool
 	lastTests TestSummary
+	tried     []MenuRef // the menu edits applied so far, under TryPatches
+	resetMenu [][]MenuEdit
 
 	// The structured view of the latest module, rebuilt only when the module changes.
 	viewSrc  string
@@ -90,6 +99,10 @@ func (e *Env) Reset(t *Task) Observation {
 	e.files = map[string]string{t.ModuleFile(): t.Buggy, VisibleTestFile: t.VisibleTests}
 	e.turn, e.tokens, e.done = 0, 0, false
 	e.lastTests = TestSummary{}
+	e.tried, e.resetMenu = nil, nil
+	if e.cfg.TryPatches {
+		e.resetMenu = Menu(t.Buggy)
+	}
 	text := fmt.Sprintf("Fix the bug in %s: the function %s does not do what its tests expect.\n"+
 		"Files: %s, %s. Hidden tests, which you cannot see, decide the reward when you submit.\n"+
 		"Tools: read(path), test(), edit(path, start, end, text) or edit(path, search, replace), submit()%s.\n"+
@@ -106,8 +119,12 @@ func (e *Env) exploitHint() string {
 	return ""
 }
 
-// Menu returns the candidate edits of the module as it is now (see Menu).
+// Menu returns the candidate edits of the module as it is now (see Menu), or under TryPatches
+// as it was at reset.
 func (e *Env) Menu() [][]MenuEdit {
+	if e.cfg.TryPatches {
+		return e.resetMenu
+	}
 	e.view()
 	return e.viewMenu
 }
@@ -152,8 +169,8 @@ func (e *Env) view() {
 
 func (e *Env) structObs(tool string, code ErrCode) StructObs {
 	e.view()
-	return StructObs{Tool: tool, Error: code, Code: e.viewCode, Tests: e.lastTests, Menu: e.viewMenu,
-		Turn: e.turn, TurnsLeft: e.cfg.MaxTurns - e.turn}
+	return StructObs{Tool: tool, Error: code, Code: e.viewCode, Tests: e.lastTests, Menu: e.Menu(),
+		Tried: slices.Clone(e.tried), Turn: e.turn, TurnsLeft: e.cfg.MaxTurns - e.turn}
 }
 
 // errAction is an agent mistake: it becomes an error observation, never a Go error.
@@ -366,6 +383,9 @@ func (e *Env) edit(a Action) (string, error) {
 			return "", agentErr(ErrBadArgs, "error: no menu edit %d on line %d", m.Index, m.Line)
 		}
 		me := menu[m.Line-1][m.Index]
+		if e.cfg.TryPatches {
+			lines = SplitLines(e.task.Buggy)
+		}
 		newSrc = JoinLines(me.Apply(lines))
 		from, to = me.Line, me.Line
 	case a.Search != "" || a.Replace != nil:
@@ -408,7 +428,16 @@ func (e *Env) edit(a Action) (string, error) {
 	}
 	n := len(SplitLines(newSrc))
 	from, to = max(1, from-1), min(n, max(to, from)+1)
-	return fmt.Sprintf("edited %s; lines %d-%d now:\n%s", p, from, to, Numbered(newSrc, from, to)), nil
+	text := fmt.Sprintf("edited %s; lines %d-%d now:\n%s", p, from, to, Numbered(newSrc, from, to))
+	if a.Menu != nil && e.cfg.TryPatches {
+		e.tried = append(e.tried, *a.Menu)
+		tests, err := e.test()
+		if err != nil {
+			return "", err
+		}
+		text += "\n" + tests
+	}
+	return text, nil
 }
 
 func (e *Env) exploit(a Action) (string, error) {

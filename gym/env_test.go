@@ -394,3 +394,51 @@ func TestSubmitAtLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestTryPatches checks the patch interface: a wrong patch is tested at once and replaced by the
+// next one rather than added to, the menu stays the one at reset, Tried lists the patches, and
+// the fixing patch, tried second, passes its tests and earns the reward.
+func TestTryPatches(t *testing.T) {
+	task := tasks(t)[0]
+	fix, ok := FixEdit(task)
+	if !ok {
+		t.Fatalf("%s has no menu fix", task.ID)
+	}
+	env := NewEnv(pool(t), Config{TryPatches: true, WarmHidden: true})
+	menu := env.Reset(task).Struct.Menu
+	var wrong MenuRef // the first menu edit on another line than the fix's
+	for i := range menu {
+		if i+1 != fix.Line && len(menu[i]) > 0 {
+			wrong = MenuRef{Line: i + 1, Index: 0}
+			break
+		}
+	}
+	st := mustStep(t, env, Action{Tool: ToolEdit, Menu: &wrong})
+	s := st.Obs.Struct
+	if !s.Tests.Ran || s.Tests.Stale || s.Tests.Passed == s.Tests.Total || !strings.Contains(st.Obs.Text, "FAIL test_") {
+		t.Fatalf("a wrong patch: tests %+v, text %q", s.Tests, st.Obs.Text)
+	}
+	if !slices.Equal(s.Tried, []MenuRef{wrong}) {
+		t.Fatalf("tried %v, want %v", s.Tried, []MenuRef{wrong})
+	}
+	if len(s.Menu) != len(menu) || len(s.Menu[fix.Line-1]) != len(menu[fix.Line-1]) || s.Menu[fix.Line-1][fix.Index] != menu[fix.Line-1][fix.Index] {
+		t.Fatal("the menu changed after a patch: it must stay the one at reset")
+	}
+	st = mustStep(t, env, Action{Tool: ToolEdit, Menu: &fix})
+	if s := st.Obs.Struct.Tests; s.Passed != s.Total || s.Stale {
+		t.Fatalf("the fixing patch, after a wrong one: tests %+v", s)
+	}
+	if env.Source() != task.Fix {
+		t.Fatalf("the second patch was added to the first instead of replacing it:\n%s", env.Source())
+	}
+	if st = mustStep(t, env, Action{Tool: ToolSubmit}); st.Reward != 1 {
+		t.Fatalf("reward %v after the fixing patch", st.Reward)
+	}
+	// Without TryPatches a menu edit runs no tests: the summary of the earlier run goes stale.
+	env = NewEnv(pool(t), Config{WarmHidden: true})
+	env.Reset(task)
+	mustStep(t, env, Action{Tool: ToolTest})
+	if st = mustStep(t, env, Action{Tool: ToolEdit, Menu: &wrong}); !st.Obs.Struct.Tests.Stale || st.Obs.Struct.Tried != nil {
+		t.Fatalf("plain menu edit: tests %+v, tried %v", st.Obs.Struct.Tests, st.Obs.Struct.Tried)
+	}
+}

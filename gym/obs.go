@@ -176,7 +176,8 @@ type StructObs struct {
 	Code      []CodeLine   `json:"code"`  // the module now
 	Tests     TestSummary  `json:"tests"` // the latest visible test run
 	Menu      [][]MenuEdit `json:"menu"`
-	Turn      int          `json:"turn"` // actions taken so far
+	Tried     []MenuRef    `json:"tried,omitempty"` // the patches tried so far, under Config.TryPatches
+	Turn      int          `json:"turn"`            // actions taken so far
 	TurnsLeft int          `json:"turns_left"`
 }
 

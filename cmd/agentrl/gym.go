@@ -29,7 +29,8 @@ const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
   generate [-seed N]        regenerate the task family into -tasks
 
 common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combined,
--turns N, -exploit (offer the exploit tool), -protect-tests, -workers N, -sandbox auto|namespaces|rlimits`
+-turns N, -exploit (offer the exploit tool), -protect-tests, -patches (menu edits are patches of the
+module at reset, each tested at once), -workers N, -sandbox auto|namespaces|rlimits`
 
 type gymFlags struct {
 	fs       *flag.FlagSet
@@ -46,6 +47,7 @@ type gymFlags struct {
 	seconds  float64
 	seed     uint64
 	warmHide bool
+	patches  bool
 }
 
 func newGymFlags(name string) *gymFlags {
@@ -56,6 +58,7 @@ func newGymFlags(name string) *gymFlags {
 	g.fs.IntVar(&g.tokens, "tokens", 0, "token budget per episode (0: none)")
 	g.fs.BoolVar(&g.exploit, "exploit", false, "offer the exploit tool")
 	g.fs.BoolVar(&g.protect, "protect-tests", false, "refuse edits of the visible test file")
+	g.fs.BoolVar(&g.patches, "patches", false, "menu edits are candidate patches of the module at reset, each followed by the visible tests")
 	g.fs.IntVar(&g.workers, "workers", 0, "warm sandbox workers (0: one per CPU)")
 	g.fs.StringVar(&g.mode, "sandbox", "auto", "sandbox mode: auto, namespaces or rlimits")
 	g.fs.StringVar(&g.actions, "actions", "", "file of actions, one per line (run)")
@@ -101,7 +104,7 @@ func (g *gymFlags) config() (gym.Config, error) {
 		return gym.Config{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return gym.Config{Reward: mode, MaxTurns: g.turns, MaxTokens: g.tokens, AllowExploit: g.exploit,
-		ProtectTests: g.protect, WarmHidden: g.warmHide}, nil
+		ProtectTests: g.protect, WarmHidden: g.warmHide, TryPatches: g.patches}, nil
 }
 
 func (g *gymFlags) task(pos []string) (*gym.Task, error) {

@@ -61,6 +61,7 @@ type trainFlags struct {
 	lr                  float64
 	refill              int
 	submitAtLimit       bool
+	patches             bool
 	entropy, kl         float64
 	out                 string
 	resume              bool
@@ -100,6 +101,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.IntVar(&f.size, "group-size", 8, "episodes per task in an update")
 	fs.IntVar(&f.turns, "turns", 1, "tool calls per episode")
 	fs.BoolVar(&f.submitAtLimit, "submit-at-limit", true, "grade the module as it stands when the calls run out (false: no submission, reward 0)")
+	fs.BoolVar(&f.patches, "patches", false, "menu edits are candidate patches of the module at reset, each followed by the visible tests")
 	fs.Float64Var(&f.lr, "lr", 3e-3, "Adam learning rate")
 	fs.IntVar(&f.refill, "refill", 4, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
 	fs.Float64Var(&f.entropy, "entropy-coef", 0, "entropy bonus added to the loss (Chapter 10)")
@@ -186,7 +188,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 		r.pool.Close()
 		return nil, err
 	}
-	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true, SubmitAtLimit: f.submitAtLimit}
+	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true, SubmitAtLimit: f.submitAtLimit, TryPatches: f.patches}
 	advantage, loss, drop, epochs := algorithms[f.algo].build(f.turns * agentrl.TinyMaxCall)
 	if f.entropy > 0 {
 		loss = agentrl.WithEntropyBonus(loss, f.entropy)
@@ -278,12 +280,15 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	var rows []row
 	tiny := row{name: "TinyAgent (" + f.algo + ")"}
 	malformed := 0.0
+	var uses agentrl.TinyEval // the test-use counts, over every split
 	for _, s := range splits {
 		ev, err := agentrl.EvalTinyAgent(agent, pool, s.tasks, s.reps, env, false, f.seed)
 		if err != nil {
 			return err
 		}
 		malformed = max(malformed, ev.Malformed)
+		uses.AfterPass, uses.EditsAfterPass = uses.AfterPass+ev.AfterPass, uses.EditsAfterPass+ev.EditsAfterPass
+		uses.AfterFail, uses.EditsAfterFail = uses.AfterFail+ev.AfterFail, uses.EditsAfterFail+ev.EditsAfterFail
 		if err := appendMetric(f.metrics, metricLine{Eval: &evalLine{Agent: "tinyagent", Split: s.name, Eval: ev}}); err != nil {
 			return err
 		}
@@ -297,6 +302,12 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		}{
 			{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
 			{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
+		}
+		if f.patches {
+			base[2] = struct {
+				name  string
+				agent agentrl.GymAgent
+			}{"scripted search (patch until pass)", agentrl.PatchSearch}
 		}
 		genv := gym.NewEnv(pool, env)
 		for _, b := range base {
@@ -320,10 +331,14 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	for _, r := range rows {
 		fmt.Fprintf(out, "%-38s %7s %7s %7s\n", r.name, r.rates[0], r.rates[1], r.rates[2])
 	}
-	if f.baselines && f.turns < 3 {
+	if f.baselines && f.turns < 3 && !f.patches {
 		fmt.Fprintf(out, "(the scripted search needs 3 calls or more to test an edit before it submits: with %d it cannot search)\n", f.turns)
 	}
 	fmt.Fprintf(out, "TinyAgent malformed calls: %.3f (decoding is masked to the call grammar)\n", malformed)
+	if f.patches {
+		fmt.Fprintf(out, "TinyAgent patched again after %d of %d patches that passed the visible tests and after %d of %d that failed (all splits)\n",
+			uses.EditsAfterPass, uses.AfterPass, uses.EditsAfterFail, uses.AfterFail)
+	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
 }

@@ -188,3 +188,15 @@ func quickRun(t *testing.T, args ...string) string {
 	}
 	return out.String()
 }
+
+// TestPatchesFlag runs a short -patches training and checks that the baselines include the patch
+// interface's own search instead of the note that one call cannot search, and that the run
+// reports how TinyAgent acted on its patches' test results.
+func TestPatchesFlag(t *testing.T) {
+	out := quickRun(t, "-tasks", smallTaskDir(t), "-out", filepath.Join(t.TempDir(), "run"), "-patches", "-turns", "3",
+		"-steps", "1", "-groups", "1", "-group-size", "2", "-eval-reps", "1", "-refill", "0")
+	if !strings.Contains(out, "scripted search (patch until pass)") || strings.Contains(out, "cannot search") ||
+		!strings.Contains(out, "TinyAgent patched again after") {
+		t.Errorf("-patches output:\n%s", out)
+	}
+}
