@@ -237,7 +237,8 @@ func EditTestRevert(t *gym.Task, rng *rand.Rand) GymPolicy {
 func PatchSearch(t *gym.Task, rng *rand.Rand) GymPolicy {
 	return func(obs gym.Observation) gym.Action {
 		s := obs.Struct
-		passed := s.Tool == gym.ToolEdit && s.Error == gym.ErrNone && s.Tests.Total > 0 && s.Tests.Passed == s.Tests.Total
+		passed := s.Tool == gym.ToolEdit && s.Error == gym.ErrNone &&
+			s.Tests.Total > 0 && s.Tests.Passed == s.Tests.Total
 		var untried []gym.Action
 		for _, a := range s.MenuActions() {
 			if !slices.Contains(s.Tried, *a.Menu) {
