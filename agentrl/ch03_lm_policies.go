@@ -10,8 +10,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
-	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -180,16 +180,33 @@ func tinyCount(field string, n int) int {
 
 // EncodeObservation writes a structured gym observation as TinyAgent's prompt:
 //
-//	<bos> then per line: L<i> <ind>×indent code tokens menu=<edits on this line>
-//	<tests> <untested> | pass=P total=T fail@F sym=S [<stale>]
+//	<bos> <tests> <untested> | pass=P total=T fail@F sym=S [<stale>]
 //	last=<tool> left=<turns left>
+//	then per line: L<i> <ind>×indent code tokens menu=<edits on this line>
 //
 // Lines beyond TinyMaxLines are left out (no BugFix task has that many). The test summary is the
-// TEST output and the code is the READ output, so the prompt shows what those tools return.
+// TEST output and the code is the READ output, so the prompt shows what those tools return. The
+// summary comes first, at the same positions in every prompt, so that the model finds the
+// latest test result wherever the code ends: with it last, after code of varying length, the
+// agent did not learn to tell a passing patch from a failing one.
 //
 // Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
 func EncodeObservation(obs gym.StructObs) []int {
-	ids := []int{TinyToken("<bos>")}
+	ids := []int{TinyToken("<bos>"), TinyToken("<tests>")}
+	if t := obs.Tests; !t.Ran {
+		ids = append(ids, TinyToken("<untested>"))
+	} else {
+		ids = append(ids, tinyCount("pass=", t.Passed), tinyCount("total=", t.Total),
+			tinyCount("fail@", t.FirstFail), TinyToken("sym="+t.Symptom.String()))
+		if t.Stale {
+			ids = append(ids, TinyToken("<stale>"))
+		}
+	}
+	last := obs.Tool
+	if _, ok := tinyIDs["last="+last]; !ok {
+		last = "none"
+	}
+	ids = append(ids, TinyToken("last="+last), tinyCount("left=", obs.TurnsLeft))
 	for i, line := range obs.Code {
 		if i >= TinyMaxLines {
 			break
@@ -207,21 +224,7 @@ func EncodeObservation(obs gym.StructObs) []int {
 		}
 		ids = append(ids, TinyToken(fmt.Sprintf("menu=%d", n)))
 	}
-	ids = append(ids, TinyToken("<tests>"))
-	if t := obs.Tests; !t.Ran {
-		ids = append(ids, TinyToken("<untested>"))
-	} else {
-		ids = append(ids, tinyCount("pass=", t.Passed), tinyCount("total=", t.Total),
-			tinyCount("fail@", t.FirstFail), TinyToken("sym="+t.Symptom.String()))
-		if t.Stale {
-			ids = append(ids, TinyToken("<stale>"))
-		}
-	}
-	last := obs.Tool
-	if _, ok := tinyIDs["last="+last]; !ok {
-		last = "none"
-	}
-	return append(ids, TinyToken("last="+last), tinyCount("left=", obs.TurnsLeft))
+	return ids
 }
 
 // tinyTools maps the tool tokens to gym tools, in vocabulary order.
@@ -237,6 +240,10 @@ var tinyTools = []struct {
 //	CALL (READ | TEST | SUBMIT) END
 //	CALL EDIT <class> L<line> M<rank> END
 //
+// except under the patch interface (obs.Patches), where a call is an edit, or a submission once
+// a patch was tried: every patch is tested at once, so read and test would return nothing the
+// prompt does not already hold.
+//
 // naming the edit by what it does (a class of gym.Classes), where (a line that has an edit of
 // that class) and, when the line has several, which (its rank among them, in menu order). Only
 // classes, lines and ranks the state's menu has are allowed, so every call it lets through is an
@@ -250,8 +257,15 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	case 0:
 		allow("CALL")
 	case 1:
-		for _, t := range tinyTools[:3] {
-			allow(t.token)
+		switch {
+		case !obs.Patches:
+			allow("READ")
+			allow("TEST")
+			allow("SUBMIT")
+		case len(obs.Tried) > 0:
+			// Under patches the prompt already holds what read and test would return, and
+			// there is something to submit only once a patch was tried.
+			allow("SUBMIT")
 		}
 		if len(tinyEditsOf(obs, "", 0)) > 0 {
 			allow("EDIT")
@@ -724,7 +738,7 @@ func NewTinyAgent(cfg TinyAgentConfig) (*TinyAgent, error) {
 
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func newTinyAgent(cfg TinyAgentConfig, values [][]float32) (*TinyAgent, error) {
-	backend, err := model.DefaultBackend()
+	backend, err := backend.Default()
 	if err != nil {
 		return nil, fmt.Errorf("tinyagent: %w", err)
 	}
@@ -787,6 +801,10 @@ type TinySampleOptions struct {
 	Seed        uint64  // row i draws from its own stream (Seed, i)
 	Unmasked    bool    // sample from the whole vocabulary (calls may be malformed)
 	NoCache     bool    // recompute every row in full for each token instead of using the K/V cache
+	// Width pads the prompt pass to at least this many tokens. A graph compiles once per input
+	// shape, for seconds: a caller that knows its longest prompt passes it, and every batch of
+	// the same size reuses one graph.
+	Width int
 }
 
 // tinyBucket rounds n up to a power of two, at least 8: an Exec compiles one graph per input
@@ -825,9 +843,11 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 			longest, TinyMaxCall, a.Config.Context)
 	}
 	// The prompt pass pads rows to width; without a cache every pass also holds the call.
-	width := min(tinyBucket(longest), a.Config.Context)
+	// Widths are multiples of 32, not powers of two: attention over padding is most of the
+	// cost of a prompt pass, and a few widths still mean few compiled graphs.
+	width := min((max(longest, o.Width)+31)/32*32, a.Config.Context)
 	if o.NoCache {
-		width = min(tinyBucket(longest+TinyMaxCall), a.Config.Context)
+		width = min((max(longest, o.Width)+TinyMaxCall+31)/32*32, a.Config.Context)
 	}
 	rows := tinyBucket(n)
 	seqs := make([][]int, rows)
@@ -920,16 +940,19 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 				ids[i], pos[i] = int32(s[len(s)-1]), int32(len(s)-1)
 			}
 		}
+		// The caches are donated: the step writes the new keys and values into them in place
+		// instead of copying every cache to update one slot.
 		args := []any{ids, pos, int32(width + step), bias}
 		for _, t := range caches {
-			args = append(args, t)
+			d, err := graph.DonateTensorBuffer(t, a.backend, 0)
+			if err != nil {
+				return nil, fmt.Errorf("tinyagent: step: %w", err)
+			}
+			args = append(args, d)
 		}
 		res, err := a.step.Call(args...)
 		if err != nil {
 			return nil, fmt.Errorf("tinyagent: step: %w", err)
-		}
-		for _, t := range caches {
-			t.FinalizeAll()
 		}
 		logits, caches = tinyRows(res[0]), res[1:]
 	}

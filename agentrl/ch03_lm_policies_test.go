@@ -162,17 +162,17 @@ func smallObs() gym.StructObs {
 
 func TestEncodeObservation(t *testing.T) {
 	obs := smallObs()
-	want := "<bos> L1 code:def code:name0 code:( code:name1 code:) code:: menu=0 " +
+	want := "<bos> <tests> <untested> last=none left=6 L1 code:def code:name0 code:( code:name1 code:) code:: menu=0 " +
 		"L2 <ind> code:name2 code:= code:name1 code:+ code:1 code:+ code:2 menu=3 " +
-		"L3 <ind> code:return code:name2 menu=1 <tests> <untested> last=none left=6"
+		"L3 <ind> code:return code:name2 menu=1"
 	if got := names(EncodeObservation(obs)); got != want {
 		t.Errorf("before any test:\n got %s\nwant %s", got, want)
 	}
 	obs.Tool, obs.TurnsLeft = gym.ToolTest, 40
 	obs.Tests = gym.TestSummary{Ran: true, Stale: true, Passed: 2, Total: 3, FirstFail: 1, Symptom: gym.SymWrongValue}
-	want = "<tests> pass=2 total=3 fail@1 sym=wrong_value <stale> last=test left=12"
-	if got := names(EncodeObservation(obs)); !strings.HasSuffix(got, want) {
-		t.Errorf("after a test (counts saturate at 12):\n got %s\nwant suffix %s", got, want)
+	want = "<bos> <tests> pass=2 total=3 fail@1 sym=wrong_value <stale> last=test left=12 L1 "
+	if got := names(EncodeObservation(obs)); !strings.HasPrefix(got, want) {
+		t.Errorf("after a test (counts saturate at 12):\n got %s\nwant prefix %s", got, want)
 	}
 }
 
@@ -231,6 +231,17 @@ func TestTinyAllowed(t *testing.T) {
 	tried.Tried = append(tried.Tried, gym.MenuRef{Line: 2, Index: 1}, gym.MenuRef{Line: 2, Index: 2})
 	if TinyAllowed(tried, []int{tok("CALL")})[tok("EDIT")] {
 		t.Error("EDIT allowed with every patch tried")
+	}
+	// Under the patch interface read and test return nothing new, and there is nothing to
+	// submit before a patch was tried.
+	patches := obs
+	patches.Patches = true
+	if got := allowedAfter(patches, []string{"CALL"}); got != "EDIT" {
+		t.Errorf("under patches, before any patch: allowed %q, want EDIT", got)
+	}
+	patches.Tried = []gym.MenuRef{{Line: 2, Index: 0}}
+	if got := allowedAfter(patches, []string{"CALL"}); got != "SUBMIT EDIT" {
+		t.Errorf("under patches, after a patch: allowed %q, want SUBMIT EDIT", got)
 	}
 	noEdits := obs
 	noEdits.Menu = [][]gym.MenuEdit{nil, nil}

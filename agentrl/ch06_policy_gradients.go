@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
-	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -142,6 +142,7 @@ type TinyRolloutConfig struct {
 	Temperature float64
 	Unmasked    bool
 	Seed        uint64
+	Width       int // passed to Sample: pads every prompt pass to at least this many tokens
 	// A call the harness cannot parse (possible only when Unmasked) ends the episode with reward
 	// Malformed + PrefixCredit × (its leading tokens that the grammar allows): a graded signal,
 	// so that a call that is nearly right is worth more than noise.
@@ -170,7 +171,7 @@ func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRo
 			obs[k] = state[i]
 		}
 		got, err := a.Sample(obs, TinySampleOptions{Temperature: cfg.Temperature, Unmasked: cfg.Unmasked,
-			Seed: cfg.Seed*1_000_003 + uint64(turn)})
+			Seed: cfg.Seed*1_000_003 + uint64(turn), Width: cfg.Width})
 		if err != nil {
 			return nil, err
 		}
@@ -283,9 +284,10 @@ type TinyTrainConfig struct {
 	Loss      TinyLoss
 	Reference *TinyAgent // the reference policy for RefLogProbs (nil: zeros)
 	Seed      uint64
-	// FixedShape pads every batch to the most calls an update can make (every episode at
-	// Env.MaxTurns calls) and its width to a multiple of 32 tokens, so the training graph
-	// compiles once per width (prompts vary little) instead of once per shape: seconds each.
+	// FixedShape pads every batch's rows to a multiple of 64 calls, and its width (and the
+	// sampler's prompt pass) to one that holds any prompt of Tasks, so the training and sampling
+	// graphs compile for a few shapes (seconds each) instead of one per batch, while padding
+	// costs at most 63 rows.
 	FixedShape bool
 }
 
@@ -320,6 +322,7 @@ type TinyTrainer struct {
 	exec  *mlmodel.Exec
 	names []string // metric names, in the order exec returns them
 	step  int
+	width int // with FixedShape: the width of every batch, sampling and training alike
 }
 
 // NewTinyTrainer prepares training; the agent's weights are updated in place by Step.
@@ -338,7 +341,7 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 	if cfg.Epochs <= 0 {
 		cfg.Epochs = 1
 	}
-	backend, err := model.DefaultBackend()
+	backend, err := backend.Default()
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +366,22 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 		return nil, err
 	}
 	t.exec.SetMaxCache(16)
+	if cfg.FixedShape {
+		t.width = fixedWidth(agent, cfg)
+	}
 	return t, nil
+}
+
+// fixedWidth is the width that holds any prompt of cfg.Tasks and a call: the longest first
+// prompt, plus the tokens a test summary adds to it, plus a call, rounded up to 32 tokens.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func fixedWidth(agent *TinyAgent, cfg TinyTrainConfig) int {
+	longest := 0
+	for _, task := range cfg.Tasks {
+		longest = max(longest, len(EncodeObservation(gym.NewEnv(nil, cfg.Env).Reset(task).Struct)))
+	}
+	return min((longest+4+TinyMaxCall+31)/32*32, agent.Config.Context)
 }
 
 // MaskedMean is the mean of x over the entries where mask is 1 (0 when there are none): the
@@ -403,7 +421,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 		}
 		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
 			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
-			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44})
+			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44, Width: t.width})
 		if err != nil {
 			return log, err
 		}
@@ -540,7 +558,8 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	rows, width, episodes := 0, 0, len(eps)
 	if t.Cfg.FixedShape {
 		episodes = t.Cfg.Groups * t.Cfg.GroupSize
-		rows = episodes * t.Cfg.Env.MaxTurns
+		rows = (len(samples) + 63) / 64 * 64
+		width = t.width
 		for _, s := range samples {
 			width = max(width, len(s.Prompt)+len(s.Tokens))
 		}
@@ -760,13 +779,21 @@ type TinyEval struct {
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int, env gym.Config, unmasked bool, seed uint64) (TinyEval, error) {
+	return EvalTinyAgentAt(a, pool, tasks, reps, env, 1, unmasked, seed)
+}
+
+// EvalTinyAgentAt is EvalTinyAgent at a sampling temperature of its own: 0 decodes greedily,
+// the agent's single most likely call in every state.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func EvalTinyAgentAt(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int, env gym.Config, temperature float64, unmasked bool, seed uint64) (TinyEval, error) {
 	var ts []*gym.Task
 	for _, t := range tasks {
 		for range reps {
 			ts = append(ts, t)
 		}
 	}
-	eps, err := TinyRollout(a, pool, ts, TinyRolloutConfig{Env: env, Temperature: 1, Unmasked: unmasked, Seed: seed})
+	eps, err := TinyRollout(a, pool, ts, TinyRolloutConfig{Env: env, Temperature: temperature, Unmasked: unmasked, Seed: seed})
 	if err != nil {
 		return TinyEval{}, err
 	}

@@ -8,8 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
-	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -135,6 +135,79 @@ func TurnAdvantage(gamma float64) TinyAdvantage {
 	}
 }
 
+// AfterPass reports whether call c of ep was made right after a patch whose visible tests all
+// passed: under the patch interface, the one state in which submitting can win.
+//
+// Defined in ch07_advantages.ipynb, "7.4 What is a step? Turn-level and token-level credit".
+func AfterPass(ep *TinyEpisode, c int) bool {
+	st := ep.States[c]
+	return st.Tool == gym.ToolEdit && st.Error == gym.ErrNone && st.Tests.Total > 0 && st.Tests.Passed == st.Tests.Total
+}
+
+// StateAdvantage credits call t of an episode with its return-to-go G_t (discount gamma) minus
+// the mean G_t of every call of the update made in a state with the same key: the turn, and
+// whether the last patch passed the visible tests (AfterPass). The key holds what the next
+// decision hinges on, so submitting after a pass is compared with patching again after a pass,
+// not with the update's average call. A baseline that depends on the state and not on the
+// action shifts no expected gradient. The key is shared by the update's groups: a state rare in
+// one group still has a baseline. With scale, each advantage is divided by the standard
+// deviation of G_t in its key (plus 1e-4), so that the many states in which the choice matters
+// little weigh as much as the few in which it matters a lot.
+//
+// Defined in ch07_advantages.ipynb, "7.4 What is a step? Turn-level and token-level credit".
+func StateAdvantage(gamma float64, scale bool) TinyAdvantage {
+	type key struct {
+		turn int
+		pass bool
+	}
+	return func(groups [][]*TinyEpisode) {
+		sum, sq, n := map[key]float64{}, map[key]float64{}, map[key]float64{}
+		togo := map[*TinyEpisode][]float64{}
+		for _, g := range groups {
+			for _, ep := range g {
+				togo[ep] = ReturnsToGo(ep.Rewards, gamma)
+				for t, x := range togo[ep] {
+					k := key{t, AfterPass(ep, t)}
+					sum[k], sq[k], n[k] = sum[k]+x, sq[k]+x*x, n[k]+1
+				}
+			}
+		}
+		for ep, g := range togo {
+			adv := make([]float64, len(g))
+			for t, x := range g {
+				k := key{t, AfterPass(ep, t)}
+				mean := sum[k] / n[k]
+				adv[t] = x - mean
+				if scale {
+					adv[t] /= math.Sqrt(max(sq[k]/n[k]-mean*mean, 0)) + 1e-4
+				}
+			}
+			CallCredit(ep, adv)
+		}
+	}
+}
+
+// PassBonus adds bonus to the reward of every patch whose visible tests all pass, then lets adv
+// compute the advantages: a process reward from the tests the agent sees itself. A patch that
+// ends the episode has no next state and gets no bonus; the hidden tests grade it.
+//
+// Defined in ch07_advantages.ipynb, "7.4 What is a step? Turn-level and token-level credit".
+func PassBonus(bonus float64, adv TinyAdvantage) TinyAdvantage {
+	return func(groups [][]*TinyEpisode) {
+		for _, g := range groups {
+			for _, ep := range g {
+				for c := 1; c < len(ep.Calls); c++ {
+					if AfterPass(ep, c) {
+						ep.Rewards[c-1] += bonus
+						ep.Return += bonus
+					}
+				}
+			}
+		}
+		adv(groups)
+	}
+}
+
 // TinyCriticConfig sizes a TinyCritic and its training.
 //
 // Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
@@ -177,7 +250,7 @@ func NewTinyCritic(agent *TinyAgent, cfg TinyCriticConfig) (*TinyCritic, error) 
 	if cfg.Hidden <= 0 || cfg.Steps <= 0 || cfg.LR <= 0 {
 		return nil, fmt.Errorf("tinycritic: invalid config %+v", cfg)
 	}
-	backend, err := model.DefaultBackend()
+	backend, err := backend.Default()
 	if err != nil {
 		return nil, fmt.Errorf("tinycritic: %w", err)
 	}

@@ -2,6 +2,7 @@ package agentrl
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -314,5 +315,55 @@ func TestGAEAdvantageUsesTheCriticBeforeFitting(t *testing.T) {
 	}
 	if !(mseAfter < mse) {
 		t.Errorf("the critic's error went from %v to %v: it was not fitted", mse, mseAfter)
+	}
+}
+
+// patchEpisode is an episode under the patch interface: the state of call c is after a patch
+// whose visible tests passed when passed[c], after a failing one otherwise (call 0: at reset).
+func patchEpisode(rewards []float64, passed ...bool) *TinyEpisode {
+	ep := fakeEpisode(rewards, slices.Repeat([]int{6}, len(rewards))...)
+	for c := range rewards {
+		st := gym.StructObs{Patches: true}
+		if c > 0 {
+			st.Tool, st.Tests = gym.ToolEdit, gym.TestSummary{Ran: true, Total: 3, Passed: 1}
+			if passed[c] {
+				st.Tests.Passed = 3
+			}
+		}
+		ep.States = append(ep.States, st)
+	}
+	return ep
+}
+
+func TestStateAdvantageAndPassBonus(t *testing.T) {
+	// Three episodes of two groups. a: a patch that passes, then submit (solved). b: a patch that
+	// passes, then another patch, graded as it stands (not solved). c: a failing patch, then a
+	// submission (not solved).
+	a := patchEpisode([]float64{0, 1}, false, true)
+	b := patchEpisode([]float64{0, 0}, false, true)
+	c := patchEpisode([]float64{0, 0}, false, false)
+	if AfterPass(a, 0) || !AfterPass(a, 1) || AfterPass(c, 1) {
+		t.Fatal("AfterPass: wrong state")
+	}
+	PassBonus(0.2, StateAdvantage(0.5, false))([][]*TinyEpisode{{a, b}, {c}})
+	// Rewards with the bonus: a [0.2, 1], b [0.2, 0], c [0, 0]. To-go (γ = 0.5): a [0.7, 1],
+	// b [0.2, 0], c [0, 0]. Turn 0 (all at reset): mean 0.3. Turn 1 after a pass: a and b, mean
+	// 0.5; turn 1 after a failure: c alone.
+	want := [][]float64{{0.4, 0.5}, {-0.1, -0.5}, {-0.3, 0}}
+	for e, ep := range []*TinyEpisode{a, b, c} {
+		for k := range ep.Calls {
+			if x := ep.Advantages[k][0]; !near(x, want[e][k], 1e-12) {
+				t.Errorf("episode %d call %d: advantage %v, want %v", e, k, x, want[e][k])
+			}
+		}
+	}
+	if !near(a.Return, 1.2, 1e-12) || !near(c.Return, 0, 1e-12) {
+		t.Errorf("returns with the bonus: %v %v", a.Return, c.Return)
+	}
+	// Scaled: each state's advantages have unit spread (turn 1 after a pass: ±0.5 / 0.5).
+	a, b = patchEpisode([]float64{0, 1}, false, true), patchEpisode([]float64{0, 0}, false, true)
+	StateAdvantage(1, true)([][]*TinyEpisode{{a, b}})
+	if !near(a.Advantages[1][0], 1, 1e-3) || !near(b.Advantages[1][0], -1, 1e-3) {
+		t.Errorf("scaled: %v %v", a.Advantages, b.Advantages)
 	}
 }

@@ -39,7 +39,8 @@
 // With Config.TryPatches an episode is a search over candidate patches, as in harnesses that
 // test one proposed patch at a time: a menu edit applies to the module as it was at reset,
 // replacing the previous patch instead of adding to it, the visible tests run after it, and
-// StructObs.Tried lists the patches tried so far. An agent then finds a fix by patching until
+// StructObs.Tried lists the patches tried so far (StructObs.Patches says the interface is on).
+// An agent then finds a fix by patching until
 // the tests pass and submitting, which needs one call per candidate instead of three (edit, test,
 // revert).
 //

@@ -405,7 +405,11 @@ func TestTryPatches(t *testing.T) {
 		t.Fatalf("%s has no menu fix", task.ID)
 	}
 	env := NewEnv(pool(t), Config{TryPatches: true, WarmHidden: true})
-	menu := env.Reset(task).Struct.Menu
+	reset := env.Reset(task).Struct
+	menu := reset.Menu
+	if !reset.Patches {
+		t.Fatal("StructObs.Patches is not set under TryPatches")
+	}
 	var wrong MenuRef // the first menu edit on another line than the fix's
 	for i := range menu {
 		if i+1 != fix.Line && len(menu[i]) > 0 {
@@ -436,7 +440,9 @@ func TestTryPatches(t *testing.T) {
 	}
 	// Without TryPatches a menu edit runs no tests: the summary of the earlier run goes stale.
 	env = NewEnv(pool(t), Config{WarmHidden: true})
-	env.Reset(task)
+	if env.Reset(task).Struct.Patches {
+		t.Fatal("StructObs.Patches is set without TryPatches")
+	}
 	mustStep(t, env, Action{Tool: ToolTest})
 	if st = mustStep(t, env, Action{Tool: ToolEdit, Menu: &wrong}); !st.Obs.Struct.Tests.Stale || st.Obs.Struct.Tried != nil {
 		t.Fatalf("plain menu edit: tests %+v, tried %v", st.Obs.Struct.Tests, st.Obs.Struct.Tried)

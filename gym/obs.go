@@ -171,14 +171,17 @@ func summarize(r *sandbox.Result) TestSummary {
 // Action{Tool: "edit", Menu: &MenuRef{Line: i + 1, Index: k}}. Code and Menu are shared with
 // the Env until the module changes: read them, do not modify them.
 type StructObs struct {
-	Tool      string       `json:"tool"`  // tool of the action just taken ("" after Reset)
-	Error     ErrCode      `json:"error"` // what was wrong with that action; ErrNone if it was fine
-	Code      []CodeLine   `json:"code"`  // the module now
-	Tests     TestSummary  `json:"tests"` // the latest visible test run
-	Menu      [][]MenuEdit `json:"menu"`
-	Tried     []MenuRef    `json:"tried,omitempty"` // the patches tried so far, under Config.TryPatches
-	Turn      int          `json:"turn"`            // actions taken so far
-	TurnsLeft int          `json:"turns_left"`
+	Tool  string       `json:"tool"`  // tool of the action just taken ("" after Reset)
+	Error ErrCode      `json:"error"` // what was wrong with that action; ErrNone if it was fine
+	Code  []CodeLine   `json:"code"`  // the module now
+	Tests TestSummary  `json:"tests"` // the latest visible test run
+	Menu  [][]MenuEdit `json:"menu"`
+	Tried []MenuRef    `json:"tried,omitempty"` // the patches tried so far, under Config.TryPatches
+	// Patches is set under Config.TryPatches: every menu edit is tested at once, so the
+	// observation already holds what read and test would return.
+	Patches   bool `json:"patches,omitempty"`
+	Turn      int  `json:"turn"` // actions taken so far
+	TurnsLeft int  `json:"turns_left"`
 }
 
 // ErrCode classifies a rejected action.

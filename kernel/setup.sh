@@ -75,7 +75,7 @@ go build -o "$BIN/agentrl" ./cmd/agentrl
 AGENTRL_ROOT="$ROOT" "$BIN/agentrl" book kernel
 
 # 6. Components' own set-up (test and export dependencies).
-for s in gym/setup.sh qwen3/setup.sh qwen3/model/setup.sh kernel/site/setup.sh tinybench/setup.sh; do
+for s in gym/setup.sh qwen3/setup.sh qwen3/model/setup.sh kernel/site/setup.sh bench/tinybench/setup.sh; do
 	if [ -f "$s" ]; then
 		say "running $s"
 		bash "$s"

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agenticrl/course/tinybench"
+	"github.com/agenticrl/course/bench/tinybench"
 )
 
 func init() {

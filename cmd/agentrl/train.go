@@ -62,6 +62,10 @@ type trainFlags struct {
 	refill              int
 	submitAtLimit       bool
 	patches             bool
+	credit              string
+	passBonus, evalTemp float64
+	gamma               float64
+	scale               bool
 	entropy, kl         float64
 	out                 string
 	resume              bool
@@ -99,12 +103,17 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.IntVar(&f.steps, "steps", 30, "policy updates")
 	fs.IntVar(&f.groups, "groups", 8, "tasks per update")
 	fs.IntVar(&f.size, "group-size", 8, "episodes per task in an update")
-	fs.IntVar(&f.turns, "turns", 1, "tool calls per episode")
+	fs.IntVar(&f.turns, "turns", 5, "tool calls per episode")
 	fs.BoolVar(&f.submitAtLimit, "submit-at-limit", true, "grade the module as it stands when the calls run out (false: no submission, reward 0)")
-	fs.BoolVar(&f.patches, "patches", false, "menu edits are candidate patches of the module at reset, each followed by the visible tests")
+	fs.BoolVar(&f.patches, "patches", true, "menu edits are candidate patches of the module at reset, each followed by the visible tests (false: edits accumulate, and read and test are tools of their own)")
+	fs.StringVar(&f.credit, "credit", "state", "credit assignment (Chapter 7): episode (the algorithm's own advantages), turn (each call's return-to-go against the group's mean at that turn) or state (against the update's mean in the same turn and test result)")
+	fs.Float64Var(&f.gamma, "gamma", 1, "discount of turn and state credit")
+	fs.BoolVar(&f.scale, "scale", false, "state credit: divide each advantage by the spread of returns in its state")
+	fs.Float64Var(&f.passBonus, "pass-bonus", 0.2, "reward for a patch that passes the visible tests (Chapter 7)")
+	fs.Float64Var(&f.evalTemp, "eval-temp", 0, "sampling temperature of TinyAgent's evaluation (0: greedy, its most likely call in every state)")
 	fs.Float64Var(&f.lr, "lr", 3e-3, "Adam learning rate")
-	fs.IntVar(&f.refill, "refill", 4, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
-	fs.Float64Var(&f.entropy, "entropy-coef", 0, "entropy bonus added to the loss (Chapter 10)")
+	fs.IntVar(&f.refill, "refill", 1, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
+	fs.Float64Var(&f.entropy, "entropy-coef", 0.02, "entropy bonus added to the loss (Chapter 10)")
 	fs.Float64Var(&f.kl, "kl-coef", 0, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
 	fs.StringVar(&f.out, "out", "", "run folder for metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint")
@@ -129,6 +138,12 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if f.credit != "episode" && f.credit != "turn" && f.credit != "state" {
+		return nil, fmt.Errorf("%w: unknown credit %q (want episode, turn or state)", errUsage, f.credit)
+	}
+	if !(f.gamma > 0 && f.gamma <= 1) || f.evalTemp < 0 || f.passBonus < 0 {
+		return nil, fmt.Errorf("%w: -gamma must be in (0, 1], -eval-temp and -pass-bonus must not be negative", errUsage)
 	}
 	if _, ok := algorithms[f.algo]; !ok {
 		return nil, fmt.Errorf("%w: unknown algorithm %q (want one of %s)", errUsage, f.algo, strings.Join(names, ", "))
@@ -190,6 +205,15 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	}
 	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true, SubmitAtLimit: f.submitAtLimit, TryPatches: f.patches}
 	advantage, loss, drop, epochs := algorithms[f.algo].build(f.turns * agentrl.TinyMaxCall)
+	switch f.credit {
+	case "turn":
+		advantage = agentrl.TurnAdvantage(f.gamma)
+	case "state":
+		advantage = agentrl.StateAdvantage(f.gamma, f.scale)
+	}
+	if f.passBonus != 0 {
+		advantage = agentrl.PassBonus(f.passBonus, advantage)
+	}
 	if f.entropy > 0 {
 		loss = agentrl.WithEntropyBonus(loss, f.entropy)
 	}
@@ -278,11 +302,14 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		rates []string
 	}
 	var rows []row
-	tiny := row{name: "TinyAgent (" + f.algo + ")"}
+	tiny := row{name: "TinyAgent (" + f.algo + ", greedy)"}
+	if f.evalTemp > 0 {
+		tiny.name = fmt.Sprintf("TinyAgent (%s, temperature %g)", f.algo, f.evalTemp)
+	}
 	malformed := 0.0
 	var uses agentrl.TinyEval // the test-use counts, over every split
 	for _, s := range splits {
-		ev, err := agentrl.EvalTinyAgent(agent, pool, s.tasks, s.reps, env, false, f.seed)
+		ev, err := agentrl.EvalTinyAgentAt(agent, pool, s.tasks, s.reps, env, f.evalTemp, false, f.seed)
 		if err != nil {
 			return err
 		}
@@ -459,7 +486,7 @@ func timeToTarget(f *trainFlags, target float64, every int, out io.Writer) error
 			continue
 		}
 		start = time.Now()
-		ev, err := agentrl.EvalTinyAgent(run.agent, run.pool, run.heldOut, f.evalReps, run.env, false, f.seed)
+		ev, err := agentrl.EvalTinyAgentAt(run.agent, run.pool, run.heldOut, f.evalReps, run.env, f.evalTemp, false, f.seed)
 		if err != nil {
 			return err
 		}

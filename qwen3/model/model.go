@@ -2,11 +2,11 @@ package model
 
 import (
 	"fmt"
-	"os"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agenticrl/course/backend"
 
 	"github.com/agenticrl/course/qwen3/safetensors"
 	"github.com/gomlx/compute"
@@ -34,23 +34,9 @@ type Model struct {
 	step     *model.Exec // cached step, see stepGraph
 }
 
-// DefaultBackend returns the backend named by $GOMLX_BACKEND, or else the pure-Go backend in its
-// default configuration (its "parallelism=-1" option announces itself on standard output, which
-// would pollute command and notebook output). It never needs or installs XLA. Every model that
-// is loaded with a nil backend shares this one.
-var DefaultBackend = sync.OnceValues(func() (compute.Backend, error) {
-	config, set := os.LookupEnv(compute.ConfigEnvVar)
-	if !set {
-		return compute.NewWithConfig("go")
-	}
-	// compute panics on a backend that is not compiled in; say what to do instead.
-	name, _, _ := strings.Cut(config, ":")
-	if name != "" && !slices.Contains(compute.List(), name) {
-		return nil, fmt.Errorf("$%s=%q names backend %q, but this program only has %v",
-			compute.ConfigEnvVar, config, name, compute.List())
-	}
-	return compute.New()
-})
+// DefaultBackend is the course's shared backend (package backend): the one $GOMLX_BACKEND names,
+// or else the pure-Go backend. Every model loaded with a nil backend uses it.
+var DefaultBackend = backend.Default
 
 // Load reads a model directory (config.json plus model.safetensors or a sharded
 // model.safetensors.index.json) and places its weights on backend (DefaultBackend when nil).

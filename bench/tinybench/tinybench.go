@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
-	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -98,7 +98,7 @@ func Compare(o Options) (*Report, error) {
 	}
 	// The pure-Go backend's worker pool never runs more goroutines than GOMAXPROCS at once.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-	backend, err := model.DefaultBackend()
+	backend, err := backend.Default()
 	if err != nil {
 		return nil, fmt.Errorf("tinybench: %w", err)
 	}
@@ -336,7 +336,7 @@ func (b *batch) weights() []*mlmodel.Variable {
 // goReference computes GoMLX's log-probs of the batch and the gradient of the REINFORCE loss
 // with respect to every weight: what PyTorch must reproduce.
 func (b *batch) goReference() error {
-	backend, err := model.DefaultBackend()
+	backend, err := backend.Default()
 	if err != nil {
 		return err
 	}
@@ -378,7 +378,7 @@ type goSide struct {
 }
 
 func (b *batch) goSteps(seed uint64) (*goSide, error) {
-	backend, err := model.DefaultBackend()
+	backend, err := backend.Default()
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,4 @@
+// Package backend chooses the GoMLX compute backend every model of the course runs on: the one
+// $GOMLX_BACKEND names, or else the pure-Go backend sized for this machine. It never needs or
+// installs XLA. TinyAgent and the Qwen3 model share it, so neither imports the other to pick one.
+package backend
