@@ -39,6 +39,7 @@ func smallTaskDir(t *testing.T) string {
 func TestTrainFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-algo", "nope"}, {"-steps", "0"}, {"-lr", "-1"}, {"-kl-coef", "-1"}, {"-refill", "-1"}, {"extra"}, {"-group-size", "x"},
+		{"-credit", "nope"}, {"-gamma", "0"}, {"-gamma", "1.5"}, {"-eval-temp", "-1"}, {"-pass-bonus", "-0.1"},
 	} {
 		var buf bytes.Buffer
 		old := stderr
@@ -95,7 +96,7 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"TinyAgent (drgrpo)", "random edit, submit", "scripted search", "oracle", "2/2"} {
+	for _, want := range []string{"TinyAgent (drgrpo, greedy)", "random edit, submit", "scripted search", "oracle", "2/2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -149,9 +150,9 @@ func TestEveryAlgorithmTrains(t *testing.T) {
 	dir := smallTaskDir(t)
 	for name := range algorithms {
 		t.Run(name, func(t *testing.T) {
-			out := quickRun(t, "-algo", name, "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"),
+			out := quickRun(t, "-algo", name, "-credit", "episode", "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"),
 				"-steps", "1", "-groups", "1", "-group-size", "4", "-turns", "2", "-eval-reps", "1", "-baselines=false")
-			if !strings.Contains(out, "TinyAgent ("+name+")") {
+			if !strings.Contains(out, "TinyAgent ("+name+", greedy)") {
 				t.Errorf("output:\n%s", out)
 			}
 		})
