@@ -11,7 +11,7 @@ import (
 	"github.com/agenticrl/course/qwen3/safetensors"
 )
 
-const tasks = "../datasets/bugfix"
+const tasks = "../../datasets/bugfix"
 
 func TestParityWithPyTorch(t *testing.T) {
 	p, err := CheckParity(tasks, 8, 3)
