@@ -242,7 +242,8 @@ var tinyTools = []struct {
 //
 // except under the patch interface (obs.Patches), where a call is an edit, or a submission once
 // a patch was tried: every patch is tested at once, so read and test would return nothing the
-// prompt does not already hold.
+// prompt does not already hold. There a call also starts with the verdict of the latest test run
+// instead of CALL (TinyCallStart).
 //
 // naming the edit by what it does (a class of gym.Classes), where (a line that has an edit of
 // that class) and, when the line has several, which (its rank among them, in menu order). Only
@@ -255,7 +256,7 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	allow := func(name string) { ok[TinyToken(name)] = true }
 	switch len(prefix) {
 	case 0:
-		allow("CALL")
+		ok[TinyCallStart(obs)] = true
 	case 1:
 		switch {
 		case !obs.Patches:
@@ -298,6 +299,24 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 		}
 	}
 	return ok
+}
+
+// TinyCallStart is the token a call starts with in state obs, the one token the mask allows first:
+// CALL, or under the patch interface the verdict of the latest test run, sym=<symptom> (sym=none:
+// every visible test passed) or <untested>. The token after it, the tool, is predicted from this
+// position, so the verdict is in the decision's own input: with CALL there, the verdict reached
+// the choice between submitting and patching again only through attention to the prompt, and the
+// agent learned that choice on some seeds and not on others.
+//
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
+func TinyCallStart(obs gym.StructObs) int {
+	switch {
+	case !obs.Patches:
+		return TinyToken("CALL")
+	case !obs.Tests.Ran:
+		return TinyToken("<untested>")
+	}
+	return TinyToken("sym=" + obs.Tests.Symptom.String())
 }
 
 // tinyEdit is a menu edit a call can name, with its rank among the edits of its class on its line.
@@ -344,8 +363,8 @@ func DecodeAction(obs gym.StructObs, tokens []int) (gym.Action, error) {
 		}
 		return ""
 	}
-	if name(0) != "CALL" {
-		return gym.Action{}, fmt.Errorf("malformed call %v: it must start with CALL", tinyNames(tokens))
+	if len(tokens) == 0 || tokens[0] != TinyCallStart(obs) {
+		return gym.Action{}, fmt.Errorf("malformed call %v: it must start with %s", tinyNames(tokens), TinyVocab[TinyCallStart(obs)])
 	}
 	for _, t := range tinyTools[:3] {
 		if name(1) == t.token {
@@ -385,7 +404,7 @@ func DecodeAction(obs gym.StructObs, tokens []int) (gym.Action, error) {
 func ActionTokens(obs gym.StructObs, a gym.Action) ([]int, error) {
 	for _, t := range tinyTools[:3] {
 		if a.Tool == t.tool {
-			return []int{TinyToken("CALL"), TinyToken(t.token), TinyToken("END")}, nil
+			return []int{TinyCallStart(obs), TinyToken(t.token), TinyToken("END")}, nil
 		}
 	}
 	if a.Tool != gym.ToolEdit || a.Menu == nil {
@@ -405,7 +424,7 @@ func ActionTokens(obs gym.StructObs, a gym.Action) ([]int, error) {
 	if rank >= TinyMaxMenu {
 		return nil, fmt.Errorf("action %s: rank %d outside TinyAgent's vocabulary", a, rank)
 	}
-	return []int{TinyToken("CALL"), TinyToken("EDIT"), TinyToken(edits[m.Index].Class),
+	return []int{TinyCallStart(obs), TinyToken("EDIT"), TinyToken(edits[m.Index].Class),
 		TinyToken(fmt.Sprintf("L%d", m.Line)), TinyToken(fmt.Sprintf("M%d", rank)), TinyToken("END")}, nil
 }
 

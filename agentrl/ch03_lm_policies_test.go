@@ -239,9 +239,28 @@ func TestTinyAllowed(t *testing.T) {
 	if got := allowedAfter(patches, []string{"CALL"}); got != "EDIT" {
 		t.Errorf("under patches, before any patch: allowed %q, want EDIT", got)
 	}
+	// There a call starts with the verdict of the latest test run, not CALL.
+	if got := allowedAfter(patches, nil); got != "<untested>" {
+		t.Errorf("under patches, before any test: first token %q, want <untested>", got)
+	}
 	patches.Tried = []gym.MenuRef{{Line: 2, Index: 0}}
-	if got := allowedAfter(patches, []string{"CALL"}); got != "SUBMIT EDIT" {
+	patches.Tool, patches.Tests = gym.ToolEdit, gym.TestSummary{Ran: true, Passed: 3, Total: 3}
+	if got := allowedAfter(patches, nil); got != "sym=none" {
+		t.Errorf("under patches, after a passing patch: first token %q, want sym=none", got)
+	}
+	if got := allowedAfter(patches, []string{"sym=none"}); got != "SUBMIT EDIT" {
 		t.Errorf("under patches, after a patch: allowed %q, want SUBMIT EDIT", got)
+	}
+	submit := gym.Action{Tool: gym.ToolSubmit}
+	toks, err := ActionTokens(patches, submit)
+	if err != nil || names(toks) != "sym=none SUBMIT END" {
+		t.Fatalf("ActionTokens under patches: %v, %v", names(toks), err)
+	}
+	if a, err := DecodeAction(patches, toks); err != nil || a.Tool != gym.ToolSubmit {
+		t.Errorf("DecodeAction(%v) = %v, %v", names(toks), a, err)
+	}
+	if _, err := DecodeAction(patches, []int{tok("CALL"), tok("SUBMIT"), tok("END")}); err == nil {
+		t.Error("DecodeAction accepted CALL under patches, where a call starts with the verdict")
 	}
 	noEdits := obs
 	noEdits.Menu = [][]gym.MenuEdit{nil, nil}
