@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/tinyrt"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -469,8 +470,6 @@ type TinyAgent struct {
 	Store   *mlmodel.Store
 	backend compute.Backend
 
-	prefill  *mlmodel.Exec // ids [B,C], last [B] -> logits after token last, K/V caches
-	step     *mlmodel.Exec // one token per row at its own position, against the caches
 	logProbs *mlmodel.Exec // LogProbsGraph
 }
 
@@ -543,7 +542,6 @@ func layerNorm(x, gain, bias *graph.Node) *graph.Node {
 
 // attend is multi-head attention of queries q [B,H,T,Dh] over keys and values [B,H,S,Dh].
 // bias [B,1,T,S] is added to the scores: 0 where query t may see key s, −1e9 where it may not.
-// Masking by addition rather than selection keeps the cached step cheap on the pure-Go backend.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func attend(q, k, v, bias *graph.Node) *graph.Node {
@@ -567,18 +565,19 @@ func causalBias(g *graph.Graph, b, t int) *graph.Node {
 	return graph.BroadcastToDims(graph.InsertAxes(bias, 0, 0), b, 1, t, t)
 }
 
-// decode runs the decoder on tokens ids [B,T] at positions pos [B,T] (int32) with attention
-// bias [B,1,T,S] and returns the final normalized hidden states [B,T,d]. cache gives each layer
-// the keys and values [B,H,S,Dh] to attend over, from the layer's fresh ones [B,H,T,Dh]: the
-// same ones in a full pass, the updated cache in a cached step.
+// HiddenGraph runs whole rows ids [B,T] (int32, right-padded) causally, token t at position t,
+// and returns the final normalized hidden states [B,T,d]: what the output layer reads, and what
+// a value head or a probe can read too.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) decode(ids, pos, bias *graph.Node, cache func(layer int, k, v *graph.Node) (*graph.Node, *graph.Node)) *graph.Node {
+func (a *TinyAgent) HiddenGraph(ids *graph.Node) *graph.Node {
 	g := ids.Graph()
 	c := a.Config
 	dims := ids.Shape().Dimensions
 	b, t, dh := dims[0], dims[1], c.Dim/c.Heads
+	bias := causalBias(g, b, t)
 	w := func(name string) *graph.Node { return a.weight(g, name) }
+	pos := graph.Iota(g, ids.Shape(), 1)
 	x := graph.Add(graph.Gather(w("tok_emb"), graph.InsertAxes(ids, -1)), graph.Gather(w("pos_emb"), graph.InsertAxes(pos, -1)))
 	for l := range c.Layers {
 		lw := func(name string) *graph.Node { return w(fmt.Sprintf("layer%d/%s", l, name)) }
@@ -588,8 +587,7 @@ func (a *TinyAgent) decode(ids, pos, bias *graph.Node, cache func(layer int, k, 
 			part := graph.SliceAxis(qkv, 2, graph.AxisRange(i*c.Dim, (i+1)*c.Dim))
 			return graph.TransposeAllAxes(graph.Reshape(part, b, t, c.Heads, dh), 0, 2, 1, 3)
 		}
-		k, v := cache(l, heads(1), heads(2))
-		x = graph.Add(x, dense(attend(heads(0), k, v, bias), lw("out"), lw("out_b")))
+		x = graph.Add(x, dense(attend(heads(0), heads(1), heads(2), bias), lw("out"), lw("out_b")))
 		h = layerNorm(x, lw("ln2_g"), lw("ln2_b"))
 		h = dense(h, lw("mlp1"), lw("mlp1_b"))
 		x = graph.Add(x, dense(graph.Mul(h, graph.Sigmoid(h)), lw("mlp2"), lw("mlp2_b")))
@@ -610,70 +608,6 @@ func (a *TinyAgent) logits(h *graph.Node) *graph.Node {
 func rowsAt(x, at *graph.Node) *graph.Node {
 	rows := graph.Iota(x.Graph(), at.Shape(), 0)
 	return graph.Gather(x, graph.Stack([]*graph.Node{rows, at}, -1))
-}
-
-// full runs whole rows ids [B,T], token t at position t, causally.
-//
-// Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) full(ids *graph.Node, cache func(layer int, k, v *graph.Node) (*graph.Node, *graph.Node)) *graph.Node {
-	dims := ids.Shape().Dimensions
-	pos := graph.Iota(ids.Graph(), ids.Shape(), 1)
-	return a.decode(ids, pos, causalBias(ids.Graph(), dims[0], dims[1]), cache)
-}
-
-// tinyCallSlots is how many cache slots the prompt pass adds after the prompt for the call.
-//
-// Defined in ch03_lm_policies.ipynb, "3.6 The model".
-const tinyCallSlots = 8
-
-// prefillGraph runs whole rows ids [B,P] and returns the logits [B,V] after token last[b] of
-// every row, then every layer's keys and values [B,H,P+tinyCallSlots,Dh]: the cache, with the
-// slots after the prompt left empty for the call's tokens.
-//
-// Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) prefillGraph(ids, last *graph.Node) []*graph.Node {
-	var caches []*graph.Node
-	h := a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) {
-		for _, x := range []*graph.Node{k, v} {
-			d := x.Shape().Dimensions
-			room := graph.Zeros(ids.Graph(), shapes.Make(dtypes.Float32, d[0], d[1], tinyCallSlots, d[3]))
-			caches = append(caches, graph.Concatenate([]*graph.Node{x, room}, 2))
-		}
-		return k, v
-	})
-	logits := a.logits(graph.Reshape(rowsAt(h, graph.InsertAxes(last, -1)), -1, a.Config.Dim))
-	return append([]*graph.Node{logits}, caches...)
-}
-
-// stepGraph feeds one token per row, ids [B] at positions pos [B], against the caches (k, v per
-// layer, [B,H,C,Dh]). Every row writes its new key and value into the same cache slot (an int32
-// scalar) after the prompt area, whatever its own position; bias [B,C] (0 or −1e9) says which
-// slots each row may read: its own prompt and its call so far. Positions enter only through
-// the position embedding, so a key's slot does not change what it means.
-//
-// Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) stepGraph(ids, pos, slot, bias *graph.Node, caches []*graph.Node) []*graph.Node {
-	g := ids.Graph()
-	zero := graph.ScalarZero(g, dtypes.Int32)
-	at := []*graph.Node{zero, zero, slot, zero}
-	updated := make([]*graph.Node, len(caches))
-	h := a.decode(graph.InsertAxes(ids, -1), graph.InsertAxes(pos, -1), graph.InsertAxes(bias, 1, 1),
-		func(l int, k, v *graph.Node) (*graph.Node, *graph.Node) {
-			updated[2*l] = graph.DynamicUpdateSlice(caches[2*l], k, at)
-			updated[2*l+1] = graph.DynamicUpdateSlice(caches[2*l+1], v, at)
-			return updated[2*l], updated[2*l+1]
-		})
-	logits := a.logits(graph.Reshape(h, -1, a.Config.Dim))
-	return append([]*graph.Node{logits}, updated...)
-}
-
-// HiddenGraph runs whole rows ids [B,T] (int32, right-padded) causally and returns the final
-// normalized hidden states [B,T,d]: what the output layer reads, and what a value head or a probe
-// can read too.
-//
-// Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) HiddenGraph(ids *graph.Node) *graph.Node {
-	return a.full(ids, func(_ int, k, v *graph.Node) (*graph.Node, *graph.Node) { return k, v })
 }
 
 // maskedLogSoftmax is log π over the whole vocabulary [B,A,V] after token at[b,j] of each row,
@@ -770,28 +704,13 @@ func newTinyAgent(cfg TinyAgentConfig, values [][]float32) (*TinyAgent, error) {
 	}
 	// Graphs marked as training keep the weights as parameters: on the pure-Go backend an
 	// inference graph bakes them in as constants, and a trainer's updates would never reach it.
-	train := func(g *graph.Graph) { a.Store.SetTraining(g, true) }
-	if a.prefill, err = mlmodel.NewExec(backend, a.Store, func(_ *mlmodel.Scope, ids, last *graph.Node) []*graph.Node {
-		train(ids.Graph())
-		return a.prefillGraph(ids, last)
-	}); err != nil {
-		return nil, err
-	}
-	if a.step, err = mlmodel.NewExec(backend, a.Store, func(_ *mlmodel.Scope, inputs []*graph.Node) []*graph.Node {
-		train(inputs[0].Graph())
-		return a.stepGraph(inputs[0], inputs[1], inputs[2], inputs[3], inputs[4:])
-	}); err != nil {
-		return nil, err
-	}
 	if a.logProbs, err = mlmodel.NewExec(backend, a.Store, func(_ *mlmodel.Scope, ids, at, targets, allowed *graph.Node) *graph.Node {
-		train(ids.Graph())
+		a.Store.SetTraining(ids.Graph(), true)
 		return a.LogProbsGraph(ids, at, targets, allowed)
 	}); err != nil {
 		return nil, err
 	}
-	for _, e := range []*mlmodel.Exec{a.prefill, a.step, a.logProbs} {
-		e.SetMaxCache(32)
-	}
+	a.logProbs.SetMaxCache(32)
 	return a, nil
 }
 
@@ -819,180 +738,7 @@ type TinySampleOptions struct {
 	Temperature float64 // > 0: sample from softmax(masked logits / Temperature); 0: greedy
 	Seed        uint64  // row i draws from its own stream (Seed, i)
 	Unmasked    bool    // sample from the whole vocabulary (calls may be malformed)
-	NoCache     bool    // recompute every row in full for each token instead of using the K/V cache
-	// Width pads the prompt pass to at least this many tokens. A graph compiles once per input
-	// shape, for seconds: a caller that knows its longest prompt passes it, and every batch of
-	// the same size reuses one graph.
-	Width int
-}
-
-// tinyBucket rounds n up to a power of two, at least 8: an Exec compiles one graph per input
-// shape, so batch sizes and lengths come in few sizes.
-//
-// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
-func tinyBucket(n int) int {
-	b := 8
-	for b < n {
-		b *= 2
-	}
-	return b
-}
-
-// Sample draws one call for each state, decoding all of them as one batch: the prompts run once
-// through the model, filling a key/value cache, and each further token costs one step over the
-// cache. With the mask (the default) every call is well-formed and valid in its state.
-//
-// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
-func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinySample, error) {
-	if o.Temperature < 0 {
-		return nil, fmt.Errorf("tinyagent: negative temperature %g", o.Temperature)
-	}
-	n := len(states)
-	if n == 0 {
-		return nil, nil
-	}
-	out := make([]TinySample, n)
-	longest := 0
-	for i, st := range states {
-		out[i].Prompt = EncodeObservation(st)
-		longest = max(longest, len(out[i].Prompt))
-	}
-	if longest+TinyMaxCall > a.Config.Context {
-		return nil, fmt.Errorf("tinyagent: a prompt of %d tokens plus a call of %d exceeds the context of %d",
-			longest, TinyMaxCall, a.Config.Context)
-	}
-	// The prompt pass pads rows to width; without a cache every pass also holds the call.
-	// Widths are multiples of 32, not powers of two: attention over padding is most of the
-	// cost of a prompt pass, and a few widths still mean few compiled graphs.
-	width := min((max(longest, o.Width)+31)/32*32, a.Config.Context)
-	if o.NoCache {
-		width = min((max(longest, o.Width)+TinyMaxCall+31)/32*32, a.Config.Context)
-	}
-	rows := tinyBucket(n)
-	seqs := make([][]int, rows)
-	for i := range seqs {
-		seqs[i] = []int{TinyToken("<bos>")} // padding rows: decoded along, ignored
-		if i < n {
-			seqs[i] = slices.Clone(out[i].Prompt)
-		}
-	}
-	rngs := make([]*rand.Rand, n)
-	for i := range rngs {
-		rngs[i] = rand.New(rand.NewPCG(o.Seed, uint64(i)))
-	}
-	full := func() ([][]float32, []*tensors.Tensor, error) {
-		ids := make([][]int32, rows)
-		last := make([]int32, rows)
-		for i, s := range seqs {
-			ids[i] = make([]int32, width)
-			for j, t := range s {
-				ids[i][j] = int32(t)
-			}
-			last[i] = int32(len(s) - 1)
-		}
-		res, err := a.prefill.Call(ids, last)
-		if err != nil {
-			return nil, nil, fmt.Errorf("tinyagent: prompt pass: %w", err)
-		}
-		return tinyRows(res[0]), res[1:], nil
-	}
-	logits, caches, err := full()
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		for _, t := range caches {
-			t.FinalizeAll()
-		}
-	}()
-	done := make([]bool, rows)
-	for i := n; i < rows; i++ {
-		done[i] = true
-	}
-	for step := range TinyMaxCall {
-		for i := range n {
-			if done[i] {
-				continue
-			}
-			s := &out[i]
-			allowed := TinyAllowed(states[i], s.Tokens)
-			if o.Unmasked {
-				for j := range allowed {
-					allowed[j] = true
-				}
-			}
-			tok, lp, slp := tinyPick(logits[i], allowed, o.Temperature, rngs[i])
-			s.Tokens = append(s.Tokens, tok)
-			s.LogProbs = append(s.LogProbs, lp)
-			s.SampleLogProbs = append(s.SampleLogProbs, slp)
-			s.Allowed = append(s.Allowed, allowed)
-			seqs[i] = append(seqs[i], tok)
-			done[i] = tok == TinyToken("END") || len(s.Tokens) == TinyMaxCall
-		}
-		if !slices.Contains(done[:n], false) {
-			break
-		}
-		if o.NoCache {
-			for _, t := range caches {
-				t.FinalizeAll()
-			}
-			if logits, caches, err = full(); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		// Call token `step` goes into slot width+step of every row.
-		slots := width + tinyCallSlots
-		ids := make([]int32, rows)
-		pos := make([]int32, rows)
-		bias := make([][]float32, rows)
-		for i, s := range seqs {
-			bias[i] = make([]float32, slots)
-			for j := range bias[i] {
-				promptSlot := j < len(s)-step-1 && j < width
-				callSlot := j >= width && j <= width+step
-				if !done[i] && !promptSlot && !callSlot || done[i] && j > 0 {
-					bias[i][j] = -1e9
-				}
-			}
-			if !done[i] {
-				ids[i], pos[i] = int32(s[len(s)-1]), int32(len(s)-1)
-			}
-		}
-		// The caches are donated: the step writes the new keys and values into them in place
-		// instead of copying every cache to update one slot.
-		args := []any{ids, pos, int32(width + step), bias}
-		for _, t := range caches {
-			d, err := graph.DonateTensorBuffer(t, a.backend, 0)
-			if err != nil {
-				return nil, fmt.Errorf("tinyagent: step: %w", err)
-			}
-			args = append(args, d)
-		}
-		res, err := a.step.Call(args...)
-		if err != nil {
-			return nil, fmt.Errorf("tinyagent: step: %w", err)
-		}
-		logits, caches = tinyRows(res[0]), res[1:]
-	}
-	for i := range out {
-		out[i].Action, out[i].Err = DecodeAction(states[i], out[i].Tokens)
-	}
-	return out, nil
-}
-
-// tinyRows copies logits [B,V] out of a tensor, one slice per row.
-//
-// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
-func tinyRows(t *tensors.Tensor) [][]float32 {
-	flat := tensors.MustCopyFlatData[float32](t)
-	t.FinalizeAll()
-	v := len(TinyVocab)
-	rows := make([][]float32, len(flat)/v)
-	for i := range rows {
-		rows[i] = flat[i*v : (i+1)*v : (i+1)*v]
-	}
-	return rows
+	NoCache     bool    // rerun prompt and call so far for every token instead of using the K/V cache
 }
 
 // tinyPick draws a token among the allowed ones and returns it with its log-probability under
@@ -1039,6 +785,101 @@ func tinyPick(logits []float32, allowed []bool, temperature float64, rng *rand.R
 	lp = float64(logits[tok]) - lmax - logZ
 	slp = (float64(logits[tok])-lmax)/temperature - math.Log(total)
 	return tok, lp, slp
+}
+
+// Decoder copies the agent's current weights into tinyrt's plain-Go decoder, which runs the
+// same model as HiddenGraph one row at a time, with a key/value cache per row.
+//
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
+func (a *TinyAgent) Decoder() (*tinyrt.Decoder, error) {
+	c := a.Config
+	return tinyrt.New(tinyrt.Config{Dim: c.Dim, Layers: c.Layers, Heads: c.Heads, Context: c.Context, Vocab: len(TinyVocab)},
+		func(name string) ([]float32, error) {
+			v, err := a.Store.GetVariable("/tiny/" + name).Value()
+			if err != nil {
+				return nil, err
+			}
+			return tensors.MustCopyFlatData[float32](v), nil
+		})
+}
+
+// Sample draws one call for each state. The decoder runs each prompt once, keeping every
+// layer's keys and values, and then one token at a time: each call token is masked with
+// TinyAllowed, drawn, and fed back. With the mask (the default) every call is well-formed and
+// valid in its state.
+//
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
+func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinySample, error) {
+	if o.Temperature < 0 {
+		return nil, fmt.Errorf("tinyagent: negative temperature %g", o.Temperature)
+	}
+	dec, err := a.Decoder()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TinySample, len(states))
+	prompts := make([][]int, len(states))
+	rngs := make([]*rand.Rand, len(states))
+	for i, st := range states {
+		out[i].Prompt = EncodeObservation(st)
+		prompts[i] = out[i].Prompt
+		rngs[i] = rand.New(rand.NewPCG(o.Seed, uint64(i)))
+	}
+	rows, err := dec.Start(prompts, TinyMaxCall)
+	if err != nil {
+		return nil, fmt.Errorf("tinyagent: %w", err)
+	}
+	for slices.ContainsFunc(rows, func(r *tinyrt.Row) bool { return r != nil }) {
+		next := make([]int, len(rows))
+		for i, r := range rows {
+			if r == nil {
+				continue
+			}
+			s := &out[i]
+			allowed := TinyAllowed(states[i], s.Tokens)
+			if o.Unmasked {
+				for j := range allowed {
+					allowed[j] = true
+				}
+			}
+			tok, lp, slp := tinyPick(r.Logits, allowed, o.Temperature, rngs[i])
+			s.Tokens, s.Allowed = append(s.Tokens, tok), append(s.Allowed, allowed)
+			s.LogProbs, s.SampleLogProbs = append(s.LogProbs, lp), append(s.SampleLogProbs, slp)
+			next[i] = tok
+			if tok == TinyToken("END") || len(s.Tokens) == TinyMaxCall {
+				rows[i] = nil // the call is complete
+			}
+		}
+		if o.NoCache { // the same logits, recomputed from scratch: what the cache saves
+			for i, r := range rows {
+				if r != nil {
+					fresh, err := dec.Start([][]int{append(slices.Clone(prompts[i]), out[i].Tokens...)}, TinyMaxCall)
+					if err != nil {
+						return nil, err
+					}
+					rows[i] = fresh[0]
+				}
+			}
+		} else if err := dec.Feed(rows, next); err != nil {
+			return nil, fmt.Errorf("tinyagent: %w", err)
+		}
+	}
+	for i := range out {
+		out[i].Action, out[i].Err = DecodeAction(states[i], out[i].Tokens)
+	}
+	return out, nil
+}
+
+// tinyBucket rounds n up to a power of two, at least 8: an Exec compiles one graph per input
+// shape, so batch sizes and lengths come in few sizes.
+//
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
+func tinyBucket(n int) int {
+	b := 8
+	for b < n {
+		b *= 2
+	}
+	return b
 }
 
 // TinyBatch holds sampled calls as the tensors LogProbsGraph takes: IDs [B,T] int32 (prompt and

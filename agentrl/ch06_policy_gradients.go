@@ -142,7 +142,6 @@ type TinyRolloutConfig struct {
 	Temperature float64
 	Unmasked    bool
 	Seed        uint64
-	Width       int // passed to Sample: pads every prompt pass to at least this many tokens
 	// A call the harness cannot parse (possible only when Unmasked) ends the episode with reward
 	// Malformed + PrefixCredit × (its leading tokens that the grammar allows): a graded signal,
 	// so that a call that is nearly right is worth more than noise.
@@ -171,7 +170,7 @@ func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRo
 			obs[k] = state[i]
 		}
 		got, err := a.Sample(obs, TinySampleOptions{Temperature: cfg.Temperature, Unmasked: cfg.Unmasked,
-			Seed: cfg.Seed*1_000_003 + uint64(turn), Width: cfg.Width})
+			Seed: cfg.Seed*1_000_003 + uint64(turn)})
 		if err != nil {
 			return nil, err
 		}
@@ -284,10 +283,9 @@ type TinyTrainConfig struct {
 	Loss      TinyLoss
 	Reference *TinyAgent // the reference policy for RefLogProbs (nil: zeros)
 	Seed      uint64
-	// FixedShape pads every batch's rows to a multiple of 64 calls, and its width (and the
-	// sampler's prompt pass) to one that holds any prompt of Tasks, so the training and sampling
-	// graphs compile for a few shapes (seconds each) instead of one per batch, while padding
-	// costs at most 63 rows.
+	// FixedShape pads every batch's rows to a multiple of 64 calls, and its width to one that
+	// holds any prompt of Tasks, so the training graph compiles for a few shapes (seconds each)
+	// instead of one per batch, while padding costs at most 63 rows.
 	FixedShape bool
 }
 
@@ -322,7 +320,7 @@ type TinyTrainer struct {
 	exec  *mlmodel.Exec
 	names []string // metric names, in the order exec returns them
 	step  int
-	width int // with FixedShape: the width of every batch, sampling and training alike
+	width int // with FixedShape: the width of every training batch
 }
 
 // NewTinyTrainer prepares training; the agent's weights are updated in place by Step.
@@ -421,7 +419,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 		}
 		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
 			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
-			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44, Width: t.width})
+			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44})
 		if err != nil {
 			return log, err
 		}

@@ -1,5 +1,5 @@
-// Package tinybench times TinyAgent's training step and sampling step on GoMLX's pure-Go backend
-// against the same model and the same steps written in PyTorch (tinyagent_torch.py, run with
+// Package tinybench times TinyAgent's training step (on GoMLX's pure-Go backend) and its sampling
+// step (plain Go) against the same model and the same steps written in PyTorch (tinyagent_torch.py, run with
 // Debian's /usr/bin/python3 on the CPU), measured in the same run, after checking that both
 // compute the same numbers.
 //
@@ -16,10 +16,12 @@
 //   - train: per-token log-probs of the batch under the masked policy (one full forward pass),
 //     the REINFORCE loss (agentrl.REINFORCELoss), backward, and one Adam update of every weight
 //     (learning rate 3e-3, betas 0.9/0.999, epsilon 1e-7: GoMLX's defaults).
-//   - sample: one call for every row, as agentrl.TinyAgent.Sample draws it: a prompt pass over
-//     the prompts padded to a power-of-two width that fills a key/value cache, then one cached
-//     single-token step per further token (at most four), each token drawn at temperature 1 from
-//     the softmax of the logits masked to the call grammar.
+//   - sample: one call for every row, as agentrl.TinyAgent.Sample draws it, each token drawn at
+//     temperature 1 from the softmax of the logits masked to the call grammar. The Go side is
+//     the book's sampler: tinyrt's plain-Go decoder, one unpadded row at a time with its own
+//     key/value cache (identical prompts run once; the bench's start states are all distinct).
+//     The PyTorch side batches the rows: a prompt pass over the prompts padded to a power-of-two
+//     width that fills a key/value cache, then one cached single-token step per further token.
 //
 // Both sides run with the same number of threads (GOMAXPROCS for Go; torch.set_num_threads and
 // OpenBLAS's own thread count for PyTorch), skip warm-up runs and report the median. The script

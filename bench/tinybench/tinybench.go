@@ -232,7 +232,7 @@ func startStates(tasks string, n int) ([]gym.StructObs, error) {
 // Write prints the report as a table.
 func (r *Report) Write(w io.Writer) error {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "TinyAgent (%d parameters) step times, GoMLX vs PyTorch on the CPU, same weights and batches\n",
+	fmt.Fprintf(&sb, "TinyAgent (%d parameters) step times, Go vs PyTorch on the CPU, same weights and batches\n",
 		r.Params)
 	fmt.Fprintf(&sb, "GoMLX:   %s, GOMAXPROCS=%d\n", r.GoMLX, r.Threads)
 	fmt.Fprintf(&sb, "PyTorch: %s, torch.set_num_threads(%d), BLAS: %s\n", r.Torch, r.Threads, r.BLAS)
@@ -242,7 +242,7 @@ func (r *Report) Write(w io.Writer) error {
 	if r.Load > float64(r.CPUs-r.Threads)+0.5 {
 		sb.WriteString("warning: fewer idle CPUs than threads: these times include contention with other processes\n")
 	}
-	fmt.Fprintf(&sb, "\n%-6s %5s %6s %6s %9s %11s %14s\n", "step", "rows", "width", "steps", "GoMLX ms", "PyTorch ms", "GoMLX/PyTorch")
+	fmt.Fprintf(&sb, "\n%-6s %5s %6s %6s %9s %11s %14s\n", "step", "rows", "width", "steps", "Go ms", "PyTorch ms", "Go/PyTorch")
 	for _, c := range r.Cases {
 		fmt.Fprintf(&sb, "%-6s %5d %6d %6s %9.1f %11.1f %14.2f\n", "train", c.Rows, c.TrainWidth, "",
 			msf(c.Train.GoMLX), msf(c.Train.PyTorch), c.Train.Ratio())
@@ -251,9 +251,10 @@ func (r *Report) Write(w io.Writer) error {
 	}
 	sb.WriteString("\ntrain:  log-probs of the batch (one forward pass), REINFORCE loss, backward, Adam update.\n")
 	sb.WriteString("sample: one tool call per row: prompt pass (fills the K/V cache), then cached one-token\n" +
-		"        steps, each token drawn from the grammar-masked softmax at temperature 1.\n")
-	sb.WriteString("width:  padded tokens per row (train: prompt and call; sample: prompt pass).\n")
-	sb.WriteString("steps:  cached steps in one sample call, GoMLX/PyTorch (each side draws its own calls).\n\n")
+		"        steps, each token drawn from the grammar-masked softmax at temperature 1. Go: the\n" +
+		"        book's plain-Go decoder, unpadded rows; PyTorch: one padded batch.\n")
+	sb.WriteString("width:  padded tokens per row (train: prompt and call; sample: PyTorch's prompt pass).\n")
+	sb.WriteString("steps:  cached steps in one sample call, Go/PyTorch (each side draws its own calls).\n\n")
 	sb.WriteString("parity, checked before timing (max |PyTorch - GoMLX|):\n")
 	for _, c := range r.Cases {
 		fmt.Fprintf(&sb, "  %3d rows: log-probs %.1e (batch), %.1e (sampler's cached path); gradients %.1e of their scale\n",

@@ -17,6 +17,9 @@ import (
 //go:embed worker.py
 var workerSource string
 
+//go:embed launcher.py
+var launcherSource string
+
 // Mode is how strongly workers are confined.
 type Mode int
 

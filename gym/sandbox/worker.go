@@ -43,6 +43,15 @@ type workerConfig struct {
 	KillAll bool `json:"kill_all"`
 }
 
+// launchConfig tells launcher.py which namespaces to make and how to map ids into them.
+type launchConfig struct {
+	Python        string `json:"python"`
+	Flags         int    `json:"flags"`
+	UIDMap        string `json:"uid_map"`
+	GIDMap        string `json:"gid_map"`
+	DenySetgroups bool   `json:"deny_setgroups"`
+}
+
 // refuseNamespaces makes namespace workers fail to start as they do where the kernel refuses
 // namespaces; tests set it to exercise the fallback.
 var refuseNamespaces bool
@@ -61,29 +70,28 @@ func (p *Pool) start(slotID int) (*worker, error) {
 		},
 	}
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	launch := launchConfig{Python: o.Python}
 	w := &worker{out: &tail{max: 4096}, done: make(chan struct{})}
 	if p.mode == ModeNamespaces {
 		cfg.Mode = "namespaces"
 		cfg.KillAll = true
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
+		// launcher.py makes the namespaces: see there why Go does not clone them itself.
+		launch.Flags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
 			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 		if os.Geteuid() == 0 {
 			// Two dedicated host ids per slot: the namespace's root (used only while the
 			// worker confines itself) and the unprivileged user that runs the tests.
 			root, user := p.uidBase+2*slotID, p.uidBase+2*slotID+1
-			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: root, Size: 1}, {ContainerID: innerID, HostID: user, Size: 1}}
-			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: root, Size: 1}, {ContainerID: innerID, HostID: user, Size: 1}}
+			launch.UIDMap = fmt.Sprintf("0 %d 1\n%d %d 1\n", root, innerID, user)
+			launch.GIDMap = launch.UIDMap
 			id := innerID
 			cfg.UID, cfg.GID = &id, &id
-		}
-		// Become uid 0 of the new namespace before exec: a process whose uid is unmapped
-		// there loses its capabilities at exec and could not mount anything.
-		attr.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true}
-		if os.Geteuid() != 0 {
+		} else {
 			// Unprivileged: only our own uid can be mapped; the worker drops all
 			// capabilities instead of changing uid.
-			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+			launch.UIDMap = fmt.Sprintf("0 %d 1\n", os.Getuid())
+			launch.GIDMap = fmt.Sprintf("0 %d 1\n", os.Getgid())
+			launch.DenySetgroups = true
 		}
 	} else {
 		cfg.Mode = "rlimits"
@@ -117,6 +125,13 @@ func (p *Pool) start(slotID int) (*worker, error) {
 		return nil, err
 	}
 	cmd := exec.Command(o.Python, "-I", "-S", "-B", "-c", workerSource, string(cfgJSON))
+	if p.mode == ModeNamespaces {
+		launchJSON, err := json.Marshal(launch)
+		if err != nil {
+			return nil, err
+		}
+		cmd = exec.Command(o.Python, "-I", "-S", "-B", "-c", launcherSource, string(launchJSON), workerSource, string(cfgJSON))
+	}
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "PYTHONHASHSEED=0", "LC_ALL=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"}
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{reqR, respW}
