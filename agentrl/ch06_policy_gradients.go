@@ -146,7 +146,14 @@ type TinyRolloutConfig struct {
 	// Malformed + PrefixCredit × (its leading tokens that the grammar allows): a graded signal,
 	// so that a call that is nearly right is worth more than noise.
 	Malformed, PrefixCredit float64
+	Clock                   *TinyClock // when set, the rollout adds its sampling and gym time to it
 }
+
+// TinyClock is where a rollout's wall time went: sampling calls, and the gym's steps (the
+// sandbox running tests).
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyClock struct{ Sample, Gym time.Duration }
 
 // TinyRollout plays one episode of agent a on each task, all of them in lockstep: every turn, the calls of all
 // episodes still running are sampled as one batch, then the gym steps run in parallel.
@@ -169,11 +176,13 @@ func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRo
 		for k, i := range active {
 			obs[k] = state[i]
 		}
+		start := time.Now()
 		got, err := a.Sample(obs, TinySampleOptions{Temperature: cfg.Temperature, Unmasked: cfg.Unmasked,
 			Seed: cfg.Seed*1_000_003 + uint64(turn)})
 		if err != nil {
 			return nil, err
 		}
+		sampled := time.Now()
 		steps := make([]gym.Step, len(active))
 		errs := make([]error, len(active))
 		var wg sync.WaitGroup
@@ -192,6 +201,10 @@ func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRo
 			}()
 		}
 		wg.Wait()
+		if cfg.Clock != nil {
+			cfg.Clock.Sample += sampled.Sub(start)
+			cfg.Clock.Gym += time.Since(sampled)
+		}
 		var still []int
 		for k, i := range active {
 			if errs[k] != nil {
@@ -232,13 +245,48 @@ func ValidPrefix(obs gym.StructObs, tokens []int) int {
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyLossInputs struct {
-	LogProbs    *graph.Node // log π_θ of each token, under the weights being trained
-	OldLogProbs *graph.Node // log π of each token when it was sampled
-	RefLogProbs *graph.Node // log π_ref of each token under the reference policy (zeros if none)
-	Entropy     *graph.Node // entropy of the masked policy at each token position
-	Advantages  *graph.Node // from the advantage function
-	Mask        *graph.Node // 1 for real tokens, 0 for padding
-	Episode     *graph.Node // [B,E] one-hot: row b belongs to episode e (all zeros for padding rows)
+	LogProbs    *graph.Node            // log π_θ of each token, under the weights being trained
+	OldLogProbs *graph.Node            // log π of each token when it was sampled
+	RefLogProbs *graph.Node            // log π_ref of each token under the reference policy (zeros if none)
+	Entropy     *graph.Node            // entropy of the masked policy at each token position
+	Advantages  *graph.Node            // from the advantage function
+	Mask        *graph.Node            // 1 for real tokens, 0 for padding
+	Episode     *graph.Node            // [B,E] one-hot: row b belongs to episode e (all zeros for padding rows)
+	Named       map[string]*graph.Node // TinyTrainConfig.Inputs by name, each [B,A]: read them with Input
+}
+
+// Input is the [B,A] value of the input named name in TinyTrainConfig.Inputs. A loss that reads
+// an input the configuration does not provide fails when the trainer builds its graph, with an
+// error that names it.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (in TinyLossInputs) Input(name string) *graph.Node {
+	x, ok := in.Named[name]
+	if !ok {
+		panic(fmt.Sprintf("tinytrain: the loss reads the input %q, which TinyTrainConfig.Inputs does not provide", name))
+	}
+	return x
+}
+
+// TinyInput is a per-token training input that a later chapter adds by name, without a change
+// to the trainer: teacher log-probs, an inference engine's log-probs, a preference label. Build
+// returns one value per call token, [b.Rows][TinyMaxCall]; padding rows and slots stay 0.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyInput struct {
+	Name  string
+	Build func(b TinyInputBatch) ([][]float32, error)
+}
+
+// TinyInputBatch is what an input's Build sees: the calls of the batch in row order, and the
+// episode each row belongs to.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyInputBatch struct {
+	Episodes []*TinyEpisode
+	Samples  []TinySample
+	Owner    []int // Owner[r] is the index in Episodes of row r's episode
+	Rows     int   // rows of the batch, padding included
 }
 
 // TinyMetric is a named scalar a loss reports besides its value (clip fraction, approximate KL).
@@ -281,7 +329,8 @@ type TinyTrainConfig struct {
 	Refill    int
 	Advantage TinyAdvantage
 	Loss      TinyLoss
-	Reference *TinyAgent // the reference policy for RefLogProbs (nil: zeros)
+	Reference *TinyAgent  // the reference policy for RefLogProbs (nil: zeros)
+	Inputs    []TinyInput // more inputs of the loss, by name (TinyLossInputs.Input)
 	Seed      uint64
 	// FixedShape pads every batch's rows to a multiple of 64 calls, and its width to one that
 	// holds any prompt of Tasks, so the training graph compiles for a few shapes (seconds each)
@@ -306,8 +355,10 @@ type TinyStepLog struct {
 	Rounds     int     // rollout rounds: 1, plus any Refill took
 	Loss       float64 // of the first epoch
 	Metrics    map[string]float64
-	RolloutSec float64
-	TrainSec   float64
+	RolloutSec float64 // wall time of the rollouts,
+	SampleSec  float64 // of which sampling calls
+	GymSec     float64 // and the gym's steps
+	TrainSec   float64 // wall time of the gradient steps
 }
 
 // TinyTrainer runs updates of a TinyAgent.
@@ -339,6 +390,13 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 	if cfg.Epochs <= 0 {
 		cfg.Epochs = 1
 	}
+	seen := map[string]bool{}
+	for _, inp := range cfg.Inputs {
+		if inp.Name == "" || inp.Build == nil || seen[inp.Name] {
+			return nil, fmt.Errorf("tinytrain: input %q: every input needs a name of its own and a Build", inp.Name)
+		}
+		seen[inp.Name] = true
+	}
 	backend, err := backend.Default()
 	if err != nil {
 		return nil, err
@@ -349,8 +407,12 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 		g := in[0].Graph()
 		agent.Store.SetTraining(g, true)
 		lp, ent := agent.PolicyGraph(in[0], in[1], in[2], in[3])
+		named := map[string]*graph.Node{}
+		for k, inp := range cfg.Inputs {
+			named[inp.Name] = in[9+k]
+		}
 		loss, metrics := cfg.Loss(TinyLossInputs{LogProbs: lp, Entropy: ent, OldLogProbs: in[4], RefLogProbs: in[5],
-			Advantages: in[6], Mask: in[7], Episode: in[8]})
+			Advantages: in[6], Mask: in[7], Episode: in[8], Named: named})
 		opt.UpdateGraph(scope, g, loss)
 		out := []*graph.Node{loss, MaskedMean(ent, in[7])}
 		t.names = t.names[:0]
@@ -406,6 +468,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 	log := TinyStepLog{Step: t.step, Metrics: map[string]float64{}}
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(t.step)))
 	start := time.Now()
+	var clock TinyClock
 	var kept []*TinyEpisode
 	calls, sampled, keptGroups := 0, 0, 0
 	for round := 0; round <= cfg.Refill && keptGroups < cfg.Groups; round++ {
@@ -419,7 +482,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 		}
 		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
 			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
-			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44})
+			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44, Clock: &clock})
 		if err != nil {
 			return log, err
 		}
@@ -456,6 +519,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 		}
 	}
 	log.RolloutSec = time.Since(start).Seconds()
+	log.SampleSec, log.GymSec = clock.Sample.Seconds(), clock.Gym.Seconds()
 	n := float64(log.Episodes)
 	log.Solved, log.Reward, log.Calls, log.Tokens, log.Tests = log.Solved/n, log.Reward/n, log.Calls/n, log.Tokens/n, log.Tests/n
 	log.Malformed /= float64(max(calls, 1))
@@ -496,7 +560,7 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 	}
 	epochs := t.Cfg.Epochs
 	for epoch := range epochs {
-		res, err := t.exec.Call(in...)
+		res, err := t.call(in)
 		if err != nil {
 			return fit, err
 		}
@@ -521,6 +585,19 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 		}
 	}
 	return fit, nil
+}
+
+// call runs the training step. GoMLX reports a graph it cannot build (a loss that reads an
+// input nobody provides) by panicking; call returns it as an error.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tinytrain: building the training step: %v", r)
+		}
+	}()
+	return t.exec.Call(in...)
 }
 
 // allSameReturn reports whether every episode of a group got the same return: its advantages
@@ -599,7 +676,18 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 			}
 		}
 	}
-	return []any{b.IDs, b.At, b.Targets, b.Allowed, old, ref, adv, mask, episode}, nil
+	in := []any{b.IDs, b.At, b.Targets, b.Allowed, old, ref, adv, mask, episode}
+	for _, inp := range t.Cfg.Inputs {
+		m, err := inp.Build(TinyInputBatch{Episodes: eps, Samples: samples, Owner: owner, Rows: rows})
+		if err != nil {
+			return nil, fmt.Errorf("tinytrain: input %q: %w", inp.Name, err)
+		}
+		if len(m) != rows || slices.ContainsFunc(m, func(r []float32) bool { return len(r) != TinyMaxCall }) {
+			return nil, fmt.Errorf("tinytrain: input %q: want %d rows of %d values", inp.Name, rows, TinyMaxCall)
+		}
+		in = append(in, m)
+	}
+	return in, nil
 }
 
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".

@@ -1,6 +1,7 @@
 package agentrl
 
 import (
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -244,5 +245,74 @@ func TestEvalCountsPatchUse(t *testing.T) {
 	}
 	if ev.AfterPass+ev.AfterFail+ev.EditsAfterPass+ev.EditsAfterFail != 0 {
 		t.Errorf("plain interface: counted %+v", ev)
+	}
+}
+
+// TestNamedInputs: an input a later chapter adds by name reaches the loss with the values its
+// Build returned, row by row; a loss that reads an input nobody provides, and an input of the
+// wrong shape, fail with errors that name them.
+func TestNamedInputs(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	train := gym.Filter(tasks, gym.Train, "")[:2]
+	eps, err := TinyRollout(agent, pool, []*gym.Task{train[0], train[0], train[1], train[1]}, TinyRolloutConfig{Env: gym.Config{MaxTurns: 3, WarmHidden: true}, Temperature: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	GroupBaseline(false)([][]*TinyEpisode{eps[:2], eps[2:]})
+	// "episode" holds 1 + the index of each row's episode on every token of its call: the
+	// mean over real tokens is then known in advance.
+	episodeInput := TinyInput{Name: "episode", Build: func(b TinyInputBatch) ([][]float32, error) {
+		m := make([][]float32, b.Rows)
+		for r := range m {
+			m[r] = make([]float32, TinyMaxCall)
+			if r < len(b.Samples) {
+				for j := range b.Samples[r].Tokens {
+					m[r][j] = float32(1 + b.Owner[r])
+				}
+			}
+		}
+		return m, nil
+	}}
+	want, tokens := 0.0, 0
+	for e, ep := range eps {
+		for _, c := range ep.Calls {
+			want += float64(len(c.Tokens) * (1 + e))
+			tokens += len(c.Tokens)
+		}
+	}
+	want /= float64(tokens)
+	reads := func(name string) TinyLoss {
+		return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+			return MaskedMean(in.Input(name), in.Mask), nil
+		}
+	}
+	fit := func(inputs []TinyInput, loss TinyLoss) (TinyFit, error) {
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: gym.Config{MaxTurns: 3}, Groups: 2, GroupSize: 2,
+			LR: 1e-3, Advantage: GroupBaseline(false), Loss: loss, Inputs: inputs})
+		if err != nil {
+			return TinyFit{}, err
+		}
+		return tr.Fit(eps)
+	}
+	got, err := fit([]TinyInput{episodeInput}, reads("episode"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Loss-want) > 1e-5 {
+		t.Errorf("loss reading the named input: %g, want %g", got.Loss, want)
+	}
+	if _, err := fit([]TinyInput{episodeInput}, reads("teacher")); err == nil || !strings.Contains(err.Error(), `"teacher"`) {
+		t.Errorf("a loss reading a missing input: %v", err)
+	}
+	short := TinyInput{Name: "short", Build: func(b TinyInputBatch) ([][]float32, error) { return make([][]float32, 1), nil }}
+	if _, err := fit([]TinyInput{short}, reads("short")); err == nil || !strings.Contains(err.Error(), `"short"`) {
+		t.Errorf("an input of the wrong shape: %v", err)
+	}
+	if _, err := fit([]TinyInput{episodeInput, episodeInput}, reads("episode")); err == nil {
+		t.Error("two inputs of the same name: no error")
 	}
 }

@@ -5,7 +5,11 @@ package agentrl
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
+	"strings"
 
+	"github.com/agenticrl/course/gym"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -143,4 +147,146 @@ func WithKLReward(base TinyAdvantage, beta float64, ref *TinyAgent) TinyAdvantag
 		}
 		base(groups)
 	}
+}
+
+// TinyRecipe is a training recipe for TinyAgent: every choice `agentrl train tinyagent` exposes
+// as a flag, by name.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+type TinyRecipe struct {
+	Algo          string  // a name of TinyAlgorithms
+	Steps         int     // policy updates
+	Groups, Size  int     // tasks per update, episodes per task
+	Turns         int     // tool calls per episode
+	Patches       bool    // the gym's patch interface (Section 4.9)
+	SubmitAtLimit bool    // grade the module as it stands when the calls run out (false: reward 0)
+	Credit        string  // episode (the algorithm's own advantage), turn or state (Section 7.4)
+	Gamma         float64 // discount of turn and state credit
+	Scale         bool    // state credit: divide by the spread of returns in the state
+	PassBonus     float64 // reward for a patch that passes the visible tests (Section 7.4)
+	Entropy       float64 // entropy bonus (Section 10.6)
+	KL            float64 // k3 KL penalty to the initial policy (Section 10.4)
+	LR            float64 // Adam's learning rate
+	Refill        int     // rounds of dynamic sampling that replace groups without signal (Chapter 9)
+}
+
+// DefaultTinyRecipe is what `agentrl train tinyagent` runs without flags (Section 6.6 says why).
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func DefaultTinyRecipe() TinyRecipe {
+	return TinyRecipe{Algo: "drgrpo", Steps: 12, Groups: 8, Size: 8, Turns: 5, Patches: true, SubmitAtLimit: true,
+		Credit: "state", Gamma: 1, PassBonus: 0.2, Entropy: 0.02, LR: 3e-3, Refill: 1}
+}
+
+// tinyAlgorithm builds, for the longest episode in call tokens, an algorithm's advantage, loss,
+// whether it drops groups whose returns are all equal, and its epochs per batch.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+type tinyAlgorithm struct {
+	summary string
+	build   func(maxLen int) (TinyAdvantage, TinyLoss, bool, int)
+}
+
+// tinyAlgorithms are REINFORCE, PPO and the critic-free family of Chapter 9, each member named
+// in lower case without punctuation (grpo, drgrpo, dapo, rloo, gspo).
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func tinyAlgorithms() map[string]tinyAlgorithm {
+	algs := map[string]tinyAlgorithm{
+		"reinforce": {"REINFORCE with the group-mean baseline (Chapter 6)",
+			func(int) (TinyAdvantage, TinyLoss, bool, int) {
+				return GroupBaseline(false), PGLoss(0), false, 1
+			}},
+		"ppo": {"PPO's clipped loss (ε 0.2), 4 epochs per batch, group-mean advantages, no critic (Chapter 8)",
+			func(int) (TinyAdvantage, TinyLoss, bool, int) {
+				return GroupBaseline(false), PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), false, 4
+			}},
+	}
+	for i, m := range CriticFreeFamily(TinyMaxCall) {
+		name := strings.ToLower(strings.NewReplacer(".", "", " ", "").Replace(m.Name))
+		algs[name] = tinyAlgorithm{m.Name + " as Chapter 9 configures it", func(maxLen int) (TinyAdvantage, TinyLoss, bool, int) {
+			m := CriticFreeFamily(maxLen)[i]
+			return m.Advantage, GRPOLoss(m.Loss), m.DropUniform, 1
+		}}
+	}
+	return algs
+}
+
+// TinyAlgorithms lists the names a recipe's Algo may take, sorted, each with a line on what it is.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func TinyAlgorithms() (names, summaries []string) {
+	algs := tinyAlgorithms()
+	for n := range algs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		summaries = append(summaries, algs[n].summary)
+	}
+	return names, summaries
+}
+
+// Validate says what is wrong with a recipe, if anything.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func (r TinyRecipe) Validate() error {
+	names, _ := TinyAlgorithms()
+	switch {
+	case !slices.Contains(names, r.Algo):
+		return fmt.Errorf("recipe: unknown algorithm %q (want one of %s)", r.Algo, strings.Join(names, ", "))
+	case r.Credit != "episode" && r.Credit != "turn" && r.Credit != "state":
+		return fmt.Errorf("recipe: unknown credit %q (want episode, turn or state)", r.Credit)
+	case r.Steps <= 0 || r.Groups <= 0 || r.Size <= 0 || r.Turns <= 0 || !(r.LR > 0):
+		return fmt.Errorf("recipe: steps, groups, group size, turns and the learning rate must be positive")
+	case !(r.Gamma > 0 && r.Gamma <= 1):
+		return fmt.Errorf("recipe: gamma %g must lie in (0, 1]", r.Gamma)
+	case r.PassBonus < 0 || r.Entropy < 0 || r.KL < 0 || r.Refill < 0:
+		return fmt.Errorf("recipe: the pass bonus, entropy and KL coefficients and refill must not be negative")
+	}
+	return nil
+}
+
+// Env is the gym configuration of the recipe's episodes.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func (r TinyRecipe) Env() gym.Config {
+	return gym.Config{MaxTurns: r.Turns, WarmHidden: true, SubmitAtLimit: r.SubmitAtLimit, TryPatches: r.Patches}
+}
+
+// Config is the trainer configuration of the recipe on tasks, for an agent of configuration
+// agent, seeded by agent.Seed. With a KL penalty its reference is a fresh agent of the same
+// configuration: the initial policy.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func (r TinyRecipe) Config(agent TinyAgentConfig, tasks []*gym.Task) (TinyTrainConfig, error) {
+	if err := r.Validate(); err != nil {
+		return TinyTrainConfig{}, err
+	}
+	advantage, loss, drop, epochs := tinyAlgorithms()[r.Algo].build(r.Turns * TinyMaxCall)
+	switch r.Credit {
+	case "turn":
+		advantage = TurnAdvantage(r.Gamma)
+	case "state":
+		advantage = StateAdvantage(r.Gamma, r.Scale)
+	}
+	if r.PassBonus != 0 {
+		advantage = PassBonus(r.PassBonus, advantage)
+	}
+	if r.Entropy > 0 {
+		loss = WithEntropyBonus(loss, r.Entropy)
+	}
+	var ref *TinyAgent
+	if r.KL > 0 {
+		var err error
+		if ref, err = NewTinyAgent(agent); err != nil {
+			return TinyTrainConfig{}, err
+		}
+		loss = WithKLPenalty(loss, r.KL, K3)
+	}
+	// Refilling replaces the groups that carry no signal, so it implies dropping them; for
+	// group-relative advantages a dropped group had advantage 0 and no gradient anyway.
+	return TinyTrainConfig{Tasks: tasks, Env: r.Env(), Groups: r.Groups, GroupSize: r.Size, LR: r.LR,
+		Reference: ref, Epochs: epochs, DropUniform: drop || r.Refill > 0, Refill: r.Refill, Advantage: advantage,
+		Loss: loss, Seed: agent.Seed, FixedShape: true}, nil
 }

@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/gomlx/core/graph"
@@ -420,5 +422,49 @@ func TestWithKLReward(t *testing.T) {
 		if c.ref != agent && near(got[0]+got[1]+got[2], 1.5, 1e-3) {
 			t.Errorf("%s: the penalty did not change the rewards", c.name)
 		}
+	}
+}
+
+// TestTinyRecipe: the default recipe validates and configures the trainer it describes; every
+// bad field is refused with an error that names it.
+func TestTinyRecipe(t *testing.T) {
+	r := DefaultTinyRecipe()
+	tasks, _ := gymFixture(t, 200*time.Millisecond)
+	cfg, err := r.Config(DefaultTinyAgentConfig(), tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Env.MaxTurns != r.Turns || !cfg.Env.TryPatches || cfg.Groups != r.Groups || cfg.GroupSize != r.Size ||
+		cfg.Refill != 1 || !cfg.DropUniform || cfg.Reference != nil || cfg.Advantage == nil || cfg.Loss == nil || !cfg.FixedShape {
+		t.Errorf("default recipe's configuration: %+v", cfg)
+	}
+	r.KL = 0.1
+	if cfg, err = r.Config(DefaultTinyAgentConfig(), tasks); err != nil || cfg.Reference == nil {
+		t.Errorf("a KL penalty needs a reference policy: %v, %v", cfg.Reference, err)
+	}
+	for _, c := range []struct {
+		change func(*TinyRecipe)
+		want   string
+	}{
+		{func(r *TinyRecipe) { r.Algo = "nope" }, "algorithm"},
+		{func(r *TinyRecipe) { r.Credit = "nope" }, "credit"},
+		{func(r *TinyRecipe) { r.Steps = 0 }, "positive"},
+		{func(r *TinyRecipe) { r.LR = 0 }, "positive"},
+		{func(r *TinyRecipe) { r.Gamma = 1.5 }, "gamma"},
+		{func(r *TinyRecipe) { r.Refill = -1 }, "negative"},
+		{func(r *TinyRecipe) { r.PassBonus = -1 }, "negative"},
+	} {
+		r := DefaultTinyRecipe()
+		c.change(&r)
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error about %s", r, err, c.want)
+		}
+		if _, err := r.Config(DefaultTinyAgentConfig(), tasks); err == nil {
+			t.Errorf("%+v: Config accepted it", r)
+		}
+	}
+	names, summaries := TinyAlgorithms()
+	if len(names) != 7 || len(summaries) != 7 || !slices.IsSorted(names) {
+		t.Errorf("algorithms %v", names)
 	}
 }

@@ -13,15 +13,16 @@ import (
 )
 
 func init() {
-	register(command{name: "bench", summary: "benchmarks: `bench tinyagent` times TinyAgent's steps in GoMLX against PyTorch", run: benchMain})
+	register(command{name: "bench", summary: "benchmarks: `bench tinyagent` times TinyAgent's steps against PyTorch, and a training run", run: benchMain})
 }
 
 const benchUsage = `usage: agentrl bench tinyagent [flags]
 
-tinyagent: TinyAgent's training step (log-probs, REINFORCE loss, backward, Adam) and sampling step
-(one tool call per row: prompt pass, cached decode steps) in GoMLX against the same model and steps
-in PyTorch on the CPU, after checking that both compute the same numbers. Needs Debian's PyTorch
-and OpenBLAS (AGENTRL_TEST_DEPS=1 make setup).
+tinyagent: TinyAgent's training step (log-probs, REINFORCE loss, backward, Adam; GoMLX) and
+sampling step (one tool call per row: prompt pass, cached decode steps; the plain-Go decoder of
+package tinyrt) against the same model and steps in PyTorch on the CPU, after checking that both
+compute the same numbers. Then a run of the default recipe, with where each update's time went.
+Needs Debian's PyTorch and OpenBLAS (AGENTRL_TEST_DEPS=1 make setup).
 
 flags:
   --rows 32,128   batch sizes (rows per step), comma-separated
@@ -32,7 +33,8 @@ flags:
   --seed N        weights, sampled calls, advantages (default 1)
   --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning
   --target R      then train TinyAgent with the defaults of 'agentrl train tinyagent' and time how
-                  long it takes to reach held-out (test split) solve rate R (default 0.30; 0: skip)
+                  long it takes to reach held-out (test split) solve rate R, with the seconds per
+                  update spent sampling, in the gym and in gradient steps (default 0.30; 0: skip)
   --target-steps N  give up after N updates (default 20)
   --target-every N  evaluate the held-out split every N updates (default 5)`
 

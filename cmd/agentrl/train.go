@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -21,52 +20,11 @@ func init() {
 	register(command{name: "train", summary: "train TinyAgent in the BugFix gym (train tinyagent -h)", run: trainMain})
 }
 
-// algorithm is what --algo chooses: given the longest episode in call tokens, the advantage,
-// the loss, whether groups whose episodes all got the same return are dropped, and the epochs
-// per batch.
-type algorithm struct {
-	summary string
-	build   func(maxLen int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int)
-}
-
-var algorithms = map[string]algorithm{
-	"reinforce": {"REINFORCE with the group-mean baseline (Chapter 6)",
-		func(int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int) {
-			return agentrl.GroupBaseline(false), agentrl.PGLoss(0), false, 1
-		}},
-	"ppo": {"PPO's clipped loss (ε 0.2), 4 epochs per batch, group-mean advantages, no critic (Chapter 8)",
-		func(int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int) {
-			return agentrl.GroupBaseline(false), agentrl.PPOLoss(agentrl.PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), false, 4
-		}},
-}
-
-// The critic-free family of Chapter 9, one algorithm per member, named in lower case without
-// punctuation (grpo, drgrpo, dapo, rloo, gspo).
-func init() {
-	for i, m := range agentrl.CriticFreeFamily(agentrl.TinyMaxCall) {
-		name := strings.ToLower(strings.NewReplacer(".", "", " ", "").Replace(m.Name))
-		algorithms[name] = algorithm{m.Name + " as Chapter 9 configures it", func(maxLen int) (agentrl.TinyAdvantage, agentrl.TinyLoss, bool, int) {
-			m := agentrl.CriticFreeFamily(maxLen)[i]
-			return m.Advantage, agentrl.GRPOLoss(m.Loss), m.DropUniform, 1
-		}}
-	}
-}
-
 // trainFlags are the settings of `agentrl train tinyagent`.
 type trainFlags struct {
-	algo                string
+	recipe              agentrl.TinyRecipe
 	seed                uint64
-	steps, groups, size int
-	turns               int
-	lr                  float64
-	refill              int
-	submitAtLimit       bool
-	patches             bool
-	credit              string
-	passBonus, evalTemp float64
-	gamma               float64
-	scale               bool
-	entropy, kl         float64
+	evalTemp            float64
 	out                 string
 	resume              bool
 	every               int
@@ -90,31 +48,30 @@ func trainMain(args []string) error {
 }
 
 func parseTrainFlags(args []string) (*trainFlags, error) {
-	f := &trainFlags{progress: stderr}
+	f := &trainFlags{progress: stderr, recipe: agentrl.DefaultTinyRecipe()}
 	fs := flag.NewFlagSet("train tinyagent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	names := make([]string, 0, len(algorithms))
-	for n := range algorithms {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	fs.StringVar(&f.algo, "algo", "drgrpo", "algorithm: "+strings.Join(names, ", "))
+	names, summaries := agentrl.TinyAlgorithms()
+	// The flags are the fields of agentrl.TinyRecipe, their defaults DefaultTinyRecipe's
+	// (Chapter 10 defines both, so the book and the command run one recipe).
+	r := &f.recipe
+	fs.StringVar(&r.Algo, "algo", r.Algo, "algorithm: "+strings.Join(names, ", "))
 	fs.Uint64Var(&f.seed, "seed", 1, "seeds the weights, the tasks drawn and every sample")
-	fs.IntVar(&f.steps, "steps", 30, "policy updates")
-	fs.IntVar(&f.groups, "groups", 8, "tasks per update")
-	fs.IntVar(&f.size, "group-size", 8, "episodes per task in an update")
-	fs.IntVar(&f.turns, "turns", 5, "tool calls per episode")
-	fs.BoolVar(&f.submitAtLimit, "submit-at-limit", true, "grade the module as it stands when the calls run out (false: no submission, reward 0)")
-	fs.BoolVar(&f.patches, "patches", true, "menu edits are candidate patches of the module at reset, each followed by the visible tests (false: edits accumulate, and read and test are tools of their own)")
-	fs.StringVar(&f.credit, "credit", "state", "credit assignment (Chapter 7): episode (the algorithm's own advantages), turn (each call's return-to-go against the group's mean at that turn) or state (against the update's mean in the same turn and test result)")
-	fs.Float64Var(&f.gamma, "gamma", 1, "discount of turn and state credit")
-	fs.BoolVar(&f.scale, "scale", false, "state credit: divide each advantage by the spread of returns in its state")
-	fs.Float64Var(&f.passBonus, "pass-bonus", 0.2, "reward for a patch that passes the visible tests (Chapter 7)")
+	fs.IntVar(&r.Steps, "steps", r.Steps, "policy updates")
+	fs.IntVar(&r.Groups, "groups", r.Groups, "tasks per update")
+	fs.IntVar(&r.Size, "group-size", r.Size, "episodes per task in an update")
+	fs.IntVar(&r.Turns, "turns", r.Turns, "tool calls per episode")
+	fs.BoolVar(&r.SubmitAtLimit, "submit-at-limit", r.SubmitAtLimit, "grade the module as it stands when the calls run out (false: no submission, reward 0)")
+	fs.BoolVar(&r.Patches, "patches", r.Patches, "menu edits are candidate patches of the module at reset, each followed by the visible tests (false: edits accumulate, and read and test are tools of their own)")
+	fs.StringVar(&r.Credit, "credit", r.Credit, "credit assignment (Chapter 7): episode (the algorithm's own advantages), turn (each call's return-to-go against the group's mean at that turn) or state (against the update's mean in the same turn and test result)")
+	fs.Float64Var(&r.Gamma, "gamma", r.Gamma, "discount of turn and state credit")
+	fs.BoolVar(&r.Scale, "scale", r.Scale, "state credit: divide each advantage by the spread of returns in its state")
+	fs.Float64Var(&r.PassBonus, "pass-bonus", r.PassBonus, "reward for a patch that passes the visible tests (Chapter 7)")
 	fs.Float64Var(&f.evalTemp, "eval-temp", 0, "sampling temperature of TinyAgent's evaluation (0: greedy, its most likely call in every state)")
-	fs.Float64Var(&f.lr, "lr", 3e-3, "Adam learning rate")
-	fs.IntVar(&f.refill, "refill", 1, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
-	fs.Float64Var(&f.entropy, "entropy-coef", 0.02, "entropy bonus added to the loss (Chapter 10)")
-	fs.Float64Var(&f.kl, "kl-coef", 0, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
+	fs.Float64Var(&r.LR, "lr", r.LR, "Adam learning rate")
+	fs.IntVar(&r.Refill, "refill", r.Refill, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
+	fs.Float64Var(&r.Entropy, "entropy-coef", r.Entropy, "entropy bonus added to the loss (Chapter 10)")
+	fs.Float64Var(&r.KL, "kl-coef", r.KL, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
 	fs.StringVar(&f.out, "out", "", "run folder for metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
@@ -124,8 +81,8 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentrl train tinyagent [flags]\n\nTrains TinyAgent with RL in the BugFix gym, then prints its solve rates beside the baselines.\nalgorithms:")
-		for _, n := range names {
-			fmt.Fprintf(stderr, "  %-10s %s\n", n, algorithms[n].summary)
+		for i, n := range names {
+			fmt.Fprintf(stderr, "  %-10s %s\n", n, summaries[i])
 		}
 		fmt.Fprintln(stderr, "flags:")
 		fs.PrintDefaults()
@@ -139,23 +96,14 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	if f.credit != "episode" && f.credit != "turn" && f.credit != "state" {
-		return nil, fmt.Errorf("%w: unknown credit %q (want episode, turn or state)", errUsage, f.credit)
+	if err := f.recipe.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if !(f.gamma > 0 && f.gamma <= 1) || f.evalTemp < 0 || f.passBonus < 0 {
-		return nil, fmt.Errorf("%w: -gamma must be in (0, 1], -eval-temp and -pass-bonus must not be negative", errUsage)
-	}
-	if _, ok := algorithms[f.algo]; !ok {
-		return nil, fmt.Errorf("%w: unknown algorithm %q (want one of %s)", errUsage, f.algo, strings.Join(names, ", "))
-	}
-	if f.steps <= 0 || f.groups <= 0 || f.size <= 0 || f.turns <= 0 || f.every <= 0 || f.evalReps <= 0 || !(f.lr > 0) {
-		return nil, fmt.Errorf("%w: -steps, -groups, -group-size, -turns, -checkpoint-every, -eval-reps and -lr must be positive", errUsage)
-	}
-	if f.entropy < 0 || f.kl < 0 || f.refill < 0 {
-		return nil, fmt.Errorf("%w: -entropy-coef, -kl-coef and -refill must not be negative", errUsage)
+	if f.evalTemp < 0 || f.every <= 0 || f.evalReps <= 0 {
+		return nil, fmt.Errorf("%w: -eval-temp must not be negative, -checkpoint-every and -eval-reps must be positive", errUsage)
 	}
 	if f.out == "" {
-		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.algo, f.seed))
+		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.recipe.Algo, f.seed))
 	}
 	f.metrics = filepath.Join(f.out, "metrics.jsonl")
 	f.checkpoint = filepath.Join(f.out, "checkpoint.gob")
@@ -203,35 +151,13 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 		r.pool.Close()
 		return nil, err
 	}
-	r.env = gym.Config{MaxTurns: f.turns, WarmHidden: true, SubmitAtLimit: f.submitAtLimit, TryPatches: f.patches}
-	advantage, loss, drop, epochs := algorithms[f.algo].build(f.turns * agentrl.TinyMaxCall)
-	switch f.credit {
-	case "turn":
-		advantage = agentrl.TurnAdvantage(f.gamma)
-	case "state":
-		advantage = agentrl.StateAdvantage(f.gamma, f.scale)
+	r.env = f.recipe.Env()
+	tc, err := f.recipe.Config(cfg, r.train)
+	if err != nil {
+		r.pool.Close()
+		return nil, err
 	}
-	if f.passBonus != 0 {
-		advantage = agentrl.PassBonus(f.passBonus, advantage)
-	}
-	if f.entropy > 0 {
-		loss = agentrl.WithEntropyBonus(loss, f.entropy)
-	}
-	var ref *agentrl.TinyAgent
-	if f.kl > 0 {
-		if ref, err = agentrl.NewTinyAgent(cfg); err != nil { // the same seed: the initial policy
-			r.pool.Close()
-			return nil, err
-		}
-		loss = agentrl.WithKLPenalty(loss, f.kl, agentrl.K3)
-	}
-	// Refilling replaces the groups that carry no signal, so it implies dropping them; for
-	// group-relative advantages a dropped group had advantage 0 and no gradient anyway.
-	r.tr, err = agentrl.NewTinyTrainer(r.agent, r.pool, agentrl.TinyTrainConfig{
-		Tasks: r.train, Env: r.env, Groups: f.groups, GroupSize: f.size, LR: f.lr, Reference: ref,
-		Epochs: epochs, DropUniform: drop || f.refill > 0, Refill: f.refill, Advantage: advantage, Loss: loss,
-		Seed: f.seed, FixedShape: true,
-	})
+	r.tr, err = agentrl.NewTinyTrainer(r.agent, r.pool, tc)
 	if err != nil {
 		r.pool.Close()
 		return nil, err
@@ -264,16 +190,18 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	if err := writeMetrics(f.metrics, logs); err != nil {
 		return err
 	}
-	if budget := f.turns * agentrl.TinyMaxCall; f.algo == "dapo" && budget-budget/5 < agentrl.TinyMaxCall {
+	if budget := f.recipe.Turns * agentrl.TinyMaxCall; f.recipe.Algo == "dapo" && budget-budget/5 < agentrl.TinyMaxCall {
 		// CriticFreeFamily's DAPO penalizes the last fifth of the token budget. Measured with one
 		// call (seed 1): it stopped editing and solved nothing.
 		fmt.Fprintf(out, "warning: DAPO's overlong shaping penalizes episodes of more than %d call tokens, and one edit call is %d: "+
-			"with -turns %d it punishes every edit; use -turns 2 or more\n", budget-budget/5, agentrl.TinyMaxCall, f.turns)
+			"with -turns %d it punishes every edit; use -turns 2 or more\n", budget-budget/5, agentrl.TinyMaxCall, f.recipe.Turns)
 	}
 	start := time.Now()
-	bar := newProgress(f.progress, f.steps)
-	for tr.Steps() < f.steps {
+	bar := newProgress(f.progress, f.recipe.Steps)
+	var times updateTimes
+	for tr.Steps() < f.recipe.Steps {
 		log, err := tr.Step()
+		times.add(log)
 		if err != nil {
 			// The weights of a failed update were not saved: the last checkpoint is intact.
 			return fmt.Errorf("update %d: %w (last checkpoint: %s)", tr.Steps(), err, f.checkpoint)
@@ -282,7 +210,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 			return err
 		}
 		bar.update(tr.Steps(), fmt.Sprintf("solved %.3f  calls %.2f  entropy %.3f", log.Solved, log.Calls, log.Entropy))
-		if tr.Steps()%f.every == 0 || tr.Steps() == f.steps {
+		if tr.Steps()%f.every == 0 || tr.Steps() == f.recipe.Steps {
 			if err := tr.Save(f.checkpoint); err != nil {
 				return err
 			}
@@ -290,7 +218,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	}
 	bar.done()
 	trained := time.Since(start)
-	fmt.Fprintf(out, "%d updates of %d×%d episodes (%s, seed %d): %.1f s\n", f.steps, f.groups, f.size, f.algo, f.seed, trained.Seconds())
+	fmt.Fprintf(out, "%d updates of %d×%d episodes (%s, seed %d): %.1f s; %s\n", f.recipe.Steps, f.recipe.Groups, f.recipe.Size, f.recipe.Algo, f.seed, trained.Seconds(), times)
 
 	splits := []struct {
 		name  string
@@ -302,9 +230,9 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		rates []string
 	}
 	var rows []row
-	tiny := row{name: "TinyAgent (" + f.algo + ", greedy)"}
+	tiny := row{name: "TinyAgent (" + f.recipe.Algo + ", greedy)"}
 	if f.evalTemp > 0 {
-		tiny.name = fmt.Sprintf("TinyAgent (%s, temperature %g)", f.algo, f.evalTemp)
+		tiny.name = fmt.Sprintf("TinyAgent (%s, temperature %g)", f.recipe.Algo, f.evalTemp)
 	}
 	malformed := 0.0
 	var uses agentrl.TinyEval // the test-use counts, over every split
@@ -330,7 +258,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 			{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
 			{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
 		}
-		if f.patches {
+		if f.recipe.Patches {
 			base[2] = struct {
 				name  string
 				agent agentrl.GymAgent
@@ -350,24 +278,40 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		}
 	}
 	graded := "graded as it stands when they run out"
-	if !f.submitAtLimit {
+	if !f.recipe.SubmitAtLimit {
 		graded = "no submission, no reward when they run out"
 	}
-	fmt.Fprintf(out, "\nsolve rate, %d calls per episode, %s (train: 1 episode per task; dev, test: %d)\n", f.turns, graded, f.evalReps)
+	fmt.Fprintf(out, "\nsolve rate, %d calls per episode, %s (train: 1 episode per task; dev, test: %d)\n", f.recipe.Turns, graded, f.evalReps)
 	fmt.Fprintf(out, "%-38s %7s %7s %7s\n", "agent", "train", "dev", "test")
 	for _, r := range rows {
 		fmt.Fprintf(out, "%-38s %7s %7s %7s\n", r.name, r.rates[0], r.rates[1], r.rates[2])
 	}
-	if f.baselines && f.turns < 3 && !f.patches {
-		fmt.Fprintf(out, "(the scripted search needs 3 calls or more to test an edit before it submits: with %d it cannot search)\n", f.turns)
+	if f.baselines && f.recipe.Turns < 3 && !f.recipe.Patches {
+		fmt.Fprintf(out, "(the scripted search needs 3 calls or more to test an edit before it submits: with %d it cannot search)\n", f.recipe.Turns)
 	}
 	fmt.Fprintf(out, "TinyAgent malformed calls: %.3f (decoding is masked to the call grammar)\n", malformed)
-	if f.patches {
+	if f.recipe.Patches {
 		fmt.Fprintf(out, "TinyAgent patched again after %d of %d patches that passed the visible tests and after %d of %d that failed (all splits)\n",
 			uses.EditsAfterPass, uses.AfterPass, uses.EditsAfterFail, uses.AfterFail)
 	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
+}
+
+// updateTimes adds up where the updates' time went.
+type updateTimes struct {
+	n                            int
+	rollout, sample, gym, update float64
+}
+
+func (u *updateTimes) add(l agentrl.TinyStepLog) {
+	u.n++
+	u.rollout, u.sample, u.gym, u.update = u.rollout+l.RolloutSec, u.sample+l.SampleSec, u.gym+l.GymSec, u.update+l.TrainSec
+}
+
+func (u updateTimes) String() string {
+	n := float64(max(u.n, 1))
+	return fmt.Sprintf("per update: rollouts %.2f s (sampling %.2f, gym %.2f), gradient steps %.2f s", u.rollout/n, u.sample/n, u.gym/n, u.update/n)
 }
 
 // readMetrics keeps the update lines of an earlier run up to update n (later lines came after
@@ -464,7 +408,7 @@ func (p *progress) done() {
 }
 
 // timeToTarget trains with f's settings and evaluates the held-out split every `every` updates,
-// until its solve rate reaches target or f.steps updates are done. The time it reports is
+// until its solve rate reaches target or f.recipe.Steps updates are done. The time it reports is
 // training time only; evaluations are timed apart.
 func timeToTarget(f *trainFlags, target float64, every int, out io.Writer) error {
 	run, err := newTinyRun(f)
@@ -475,14 +419,17 @@ func timeToTarget(f *trainFlags, target float64, every int, out io.Writer) error
 	var training, evaluating time.Duration
 	best, bestAt := -1.0, 0
 	fmt.Fprintf(out, "time to a held-out solve rate of %.2f: %s, %d×%d episodes per update, %d calls, seed %d\n",
-		target, f.algo, f.groups, f.size, f.turns, f.seed)
-	for run.tr.Steps() < f.steps {
+		target, f.recipe.Algo, f.recipe.Groups, f.recipe.Size, f.recipe.Turns, f.seed)
+	var times updateTimes
+	for run.tr.Steps() < f.recipe.Steps {
 		start := time.Now()
-		if _, err := run.tr.Step(); err != nil {
+		log, err := run.tr.Step()
+		if err != nil {
 			return err
 		}
+		times.add(log)
 		training += time.Since(start)
-		if run.tr.Steps()%every != 0 && run.tr.Steps() != f.steps {
+		if run.tr.Steps()%every != 0 && run.tr.Steps() != f.recipe.Steps {
 			continue
 		}
 		start = time.Now()
@@ -496,12 +443,12 @@ func timeToTarget(f *trainFlags, target float64, every int, out io.Writer) error
 			best, bestAt = ev.Solved, run.tr.Steps()
 		}
 		if ev.Solved >= target {
-			fmt.Fprintf(out, "reached %.3f ≥ %.2f after %d updates: %.1f s of training (%.1f s more evaluating)\n",
-				ev.Solved, target, run.tr.Steps(), training.Seconds(), evaluating.Seconds())
+			fmt.Fprintf(out, "reached %.3f ≥ %.2f after %d updates: %.1f s of training (%.1f s more evaluating); %s\n",
+				ev.Solved, target, run.tr.Steps(), training.Seconds(), evaluating.Seconds(), times)
 			return nil
 		}
 	}
-	fmt.Fprintf(out, "target %.2f not reached in %d updates (%.1f s of training); best held-out %.3f after update %d\n",
-		target, f.steps, training.Seconds(), best, bestAt)
+	fmt.Fprintf(out, "target %.2f not reached in %d updates (%.1f s of training); best held-out %.3f after update %d; %s\n",
+		target, f.recipe.Steps, training.Seconds(), best, bestAt, times)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenticrl/course/agentrl"
 	"github.com/agenticrl/course/gym"
 )
 
@@ -148,7 +149,8 @@ func TestTimeToTarget(t *testing.T) {
 // loss is wired to a trainer that compiles and steps.
 func TestEveryAlgorithmTrains(t *testing.T) {
 	dir := smallTaskDir(t)
-	for name := range algorithms {
+	names, _ := agentrl.TinyAlgorithms()
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			out := quickRun(t, "-algo", name, "-credit", "episode", "-tasks", dir, "-out", filepath.Join(t.TempDir(), "run"),
 				"-steps", "1", "-groups", "1", "-group-size", "4", "-turns", "2", "-eval-reps", "1", "-baselines=false")
