@@ -170,7 +170,7 @@ type TinyRecipe struct {
 	Refill        int     // rounds of dynamic sampling that replace groups without signal (Chapter 9)
 }
 
-// DefaultTinyRecipe is what `agentrl train tinyagent` runs without flags (Section 6.6 says why).
+// DefaultTinyRecipe is what `agentrl train tinyagent` runs without flags (Section 6.7 says why).
 //
 // Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
 func DefaultTinyRecipe() TinyRecipe {
