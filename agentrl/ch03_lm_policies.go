@@ -228,6 +228,55 @@ func EncodeObservation(obs gym.StructObs) []int {
 	return ids
 }
 
+// TinyCallStart is the token a call starts with in state obs, the one token the mask allows first:
+// CALL, or under the patch interface the verdict of the latest test run, sym=<symptom> (sym=none:
+// every visible test passed) or <untested>. The token after it, the tool, is predicted from this
+// position, so the verdict is in the decision's own input: with CALL there, the verdict reached
+// the choice between submitting and patching again only through attention to the prompt, and the
+// agent learned that choice on some seeds and not on others.
+//
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
+func TinyCallStart(obs gym.StructObs) int {
+	switch {
+	case !obs.Patches:
+		return TinyToken("CALL")
+	case !obs.Tests.Ran:
+		return TinyToken("<untested>")
+	}
+	return TinyToken("sym=" + obs.Tests.Symptom.String())
+}
+
+// tinyEdit is a menu edit a call can name, with its rank among the edits of its class on its line.
+//
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
+type tinyEdit struct {
+	gym.MenuEdit
+	rank int
+}
+
+// tinyEditsOf lists the menu edits a call can name in state obs (lines up to TinyMaxLines, ranks
+// below TinyMaxMenu, not among the patches obs.Tried), in menu order: those of class (any class
+// when ""), on line (any line when 0).
+//
+// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
+func tinyEditsOf(obs gym.StructObs, class string, line int) []tinyEdit {
+	var out []tinyEdit
+	for i, edits := range obs.Menu[:min(len(obs.Menu), TinyMaxLines)] {
+		if line != 0 && i+1 != line {
+			continue
+		}
+		rank := map[string]int{}
+		for k, e := range edits {
+			tried := slices.Contains(obs.Tried, gym.MenuRef{Line: i + 1, Index: k})
+			if (class == "" || e.Class == class) && rank[e.Class] < TinyMaxMenu && !tried {
+				out = append(out, tinyEdit{e, rank[e.Class]})
+			}
+			rank[e.Class]++
+		}
+	}
+	return out
+}
+
 // tinyTools maps the tool tokens to gym tools, in vocabulary order.
 //
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
@@ -302,50 +351,15 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 	return ok
 }
 
-// TinyCallStart is the token a call starts with in state obs, the one token the mask allows first:
-// CALL, or under the patch interface the verdict of the latest test run, sym=<symptom> (sym=none:
-// every visible test passed) or <untested>. The token after it, the tool, is predicted from this
-// position, so the verdict is in the decision's own input: with CALL there, the verdict reached
-// the choice between submitting and patching again only through attention to the prompt, and the
-// agent learned that choice on some seeds and not on others.
+// tinyNames spells token ids for error messages.
 //
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-func TinyCallStart(obs gym.StructObs) int {
-	switch {
-	case !obs.Patches:
-		return TinyToken("CALL")
-	case !obs.Tests.Ran:
-		return TinyToken("<untested>")
-	}
-	return TinyToken("sym=" + obs.Tests.Symptom.String())
-}
-
-// tinyEdit is a menu edit a call can name, with its rank among the edits of its class on its line.
-//
-// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-type tinyEdit struct {
-	gym.MenuEdit
-	rank int
-}
-
-// tinyEditsOf lists the menu edits a call can name in state obs (lines up to TinyMaxLines, ranks
-// below TinyMaxMenu, not among the patches obs.Tried), in menu order: those of class (any class
-// when ""), on line (any line when 0).
-//
-// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-func tinyEditsOf(obs gym.StructObs, class string, line int) []tinyEdit {
-	var out []tinyEdit
-	for i, edits := range obs.Menu[:min(len(obs.Menu), TinyMaxLines)] {
-		if line != 0 && i+1 != line {
-			continue
-		}
-		rank := map[string]int{}
-		for k, e := range edits {
-			tried := slices.Contains(obs.Tried, gym.MenuRef{Line: i + 1, Index: k})
-			if (class == "" || e.Class == class) && rank[e.Class] < TinyMaxMenu && !tried {
-				out = append(out, tinyEdit{e, rank[e.Class]})
-			}
-			rank[e.Class]++
+func tinyNames(tokens []int) []string {
+	out := make([]string, len(tokens))
+	for i, t := range tokens {
+		out[i] = fmt.Sprint(t)
+		if t >= 0 && t < len(TinyVocab) {
+			out[i] = TinyVocab[t]
 		}
 	}
 	return out
@@ -427,20 +441,6 @@ func ActionTokens(obs gym.StructObs, a gym.Action) ([]int, error) {
 	}
 	return []int{TinyCallStart(obs), TinyToken("EDIT"), TinyToken(edits[m.Index].Class),
 		TinyToken(fmt.Sprintf("L%d", m.Line)), TinyToken(fmt.Sprintf("M%d", rank)), TinyToken("END")}, nil
-}
-
-// tinyNames spells token ids for error messages.
-//
-// Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
-func tinyNames(tokens []int) []string {
-	out := make([]string, len(tokens))
-	for i, t := range tokens {
-		out[i] = fmt.Sprint(t)
-		if t >= 0 && t < len(TinyVocab) {
-			out[i] = TinyVocab[t]
-		}
-	}
-	return out
 }
 
 // TinyAgentConfig sizes a TinyAgent.

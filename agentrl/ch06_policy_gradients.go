@@ -458,161 +458,6 @@ func MaskedMean(x, mask *graph.Node) *graph.Node {
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Steps() int { return t.step }
 
-// Step runs one update: cfg.Groups tasks drawn for this step, GroupSize episodes each,
-// advantages (and with Refill, more rounds in place of the groups DropUniform left out), then
-// Epochs gradient steps over the batch.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (t *TinyTrainer) Step() (TinyStepLog, error) {
-	cfg := t.Cfg
-	log := TinyStepLog{Step: t.step, Metrics: map[string]float64{}}
-	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(t.step)))
-	start := time.Now()
-	var clock TinyClock
-	var kept []*TinyEpisode
-	calls, sampled, keptGroups := 0, 0, 0
-	for round := 0; round <= cfg.Refill && keptGroups < cfg.Groups; round++ {
-		need := cfg.Groups - keptGroups
-		var tasks []*gym.Task
-		for range need {
-			task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
-			for range cfg.GroupSize {
-				tasks = append(tasks, task)
-			}
-		}
-		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
-			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
-			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44, Clock: &clock})
-		if err != nil {
-			return log, err
-		}
-		log.Rounds++
-		groups := make([][]*TinyEpisode, need)
-		for i, ep := range eps {
-			groups[i/cfg.GroupSize] = append(groups[i/cfg.GroupSize], ep)
-			ep.Group = sampled + i/cfg.GroupSize
-			log.Episodes++
-			log.Reward += ep.Return
-			log.Calls += float64(len(ep.Calls))
-			log.Tokens += float64(ep.Tokens())
-			if ep.Solved {
-				log.Solved++
-			}
-			for _, c := range ep.Calls {
-				calls++
-				if c.Err != nil {
-					log.Malformed++
-				}
-				if c.Err == nil && c.Action.Tool == gym.ToolTest {
-					log.Tests++
-				}
-			}
-		}
-		sampled += need
-		cfg.Advantage(groups)
-		for _, g := range groups {
-			if cfg.DropUniform && allSameReturn(g) {
-				continue
-			}
-			kept = append(kept, g...)
-			keptGroups++
-		}
-	}
-	log.RolloutSec = time.Since(start).Seconds()
-	log.SampleSec, log.GymSec = clock.Sample.Seconds(), clock.Gym.Seconds()
-	n := float64(log.Episodes)
-	log.Solved, log.Reward, log.Calls, log.Tokens, log.Tests = log.Solved/n, log.Reward/n, log.Calls/n, log.Tokens/n, log.Tests/n
-	log.Malformed /= float64(max(calls, 1))
-	log.Kept = len(kept)
-	t.step++
-	if len(kept) == 0 {
-		return log, nil
-	}
-	start = time.Now()
-	fit, err := t.Fit(kept)
-	if err != nil {
-		return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
-	}
-	log.Loss, log.Entropy, log.Metrics = fit.Loss, fit.Entropy, fit.Metrics
-	log.TrainSec = time.Since(start).Seconds()
-	return log, nil
-}
-
-// TinyFit is what the gradient steps on one batch reported.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyFit struct {
-	Loss    float64            // of the first epoch
-	Entropy float64            // mean policy entropy over the batch's tokens, first epoch
-	Metrics map[string]float64 // the loss's metrics: first epoch, and name+"_last" for the last one
-}
-
-// Fit runs cfg.Epochs Adam steps of the loss on the calls of eps, whose Advantages must be set.
-// It stops at a loss that is NaN or infinite; the weights in memory have then taken that step
-// and must not be used.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
-	fit := TinyFit{Metrics: map[string]float64{}}
-	in, err := t.batch(eps)
-	if err != nil {
-		return fit, err
-	}
-	epochs := t.Cfg.Epochs
-	for epoch := range epochs {
-		res, err := t.call(in)
-		if err != nil {
-			return fit, err
-		}
-		loss := float64(tensors.ToScalar[float32](res[0]))
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return fit, fmt.Errorf("epoch %d: the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", epoch, loss)
-		}
-		if epoch == 0 {
-			fit.Loss = loss
-			fit.Entropy = float64(tensors.ToScalar[float32](res[1]))
-		}
-		for k, name := range t.names {
-			switch {
-			case epoch == 0:
-				fit.Metrics[name] = float64(tensors.ToScalar[float32](res[2+k]))
-			case epoch == epochs-1:
-				fit.Metrics[name+"_last"] = float64(tensors.ToScalar[float32](res[2+k]))
-			}
-		}
-		for _, r := range res {
-			r.FinalizeAll()
-		}
-	}
-	return fit, nil
-}
-
-// call runs the training step. GoMLX reports a graph it cannot build (a loss that reads an
-// input nobody provides) by panicking; call returns it as an error.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("tinytrain: building the training step: %v", r)
-		}
-	}()
-	return t.exec.Call(in...)
-}
-
-// allSameReturn reports whether every episode of a group got the same return: its advantages
-// are then all 0 and it teaches nothing.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func allSameReturn(g []*TinyEpisode) bool {
-	for _, ep := range g {
-		if ep.Return != g[0].Return {
-			return false
-		}
-	}
-	return true
-}
-
 // batch builds the exec's inputs for the calls of eps.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
@@ -697,6 +542,161 @@ func trainMatrix(rows int) [][]float32 {
 		m[i] = make([]float32, TinyMaxCall)
 	}
 	return m
+}
+
+// TinyFit is what the gradient steps on one batch reported.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyFit struct {
+	Loss    float64            // of the first epoch
+	Entropy float64            // mean policy entropy over the batch's tokens, first epoch
+	Metrics map[string]float64 // the loss's metrics: first epoch, and name+"_last" for the last one
+}
+
+// Fit runs cfg.Epochs Adam steps of the loss on the calls of eps, whose Advantages must be set.
+// It stops at a loss that is NaN or infinite; the weights in memory have then taken that step
+// and must not be used.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
+	fit := TinyFit{Metrics: map[string]float64{}}
+	in, err := t.batch(eps)
+	if err != nil {
+		return fit, err
+	}
+	epochs := t.Cfg.Epochs
+	for epoch := range epochs {
+		res, err := t.call(in)
+		if err != nil {
+			return fit, err
+		}
+		loss := float64(tensors.ToScalar[float32](res[0]))
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			return fit, fmt.Errorf("epoch %d: the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", epoch, loss)
+		}
+		if epoch == 0 {
+			fit.Loss = loss
+			fit.Entropy = float64(tensors.ToScalar[float32](res[1]))
+		}
+		for k, name := range t.names {
+			switch {
+			case epoch == 0:
+				fit.Metrics[name] = float64(tensors.ToScalar[float32](res[2+k]))
+			case epoch == epochs-1:
+				fit.Metrics[name+"_last"] = float64(tensors.ToScalar[float32](res[2+k]))
+			}
+		}
+		for _, r := range res {
+			r.FinalizeAll()
+		}
+	}
+	return fit, nil
+}
+
+// call runs the training step. GoMLX reports a graph it cannot build (a loss that reads an
+// input nobody provides) by panicking; call returns it as an error.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tinytrain: building the training step: %v", r)
+		}
+	}()
+	return t.exec.Call(in...)
+}
+
+// allSameReturn reports whether every episode of a group got the same return: its advantages
+// are then all 0 and it teaches nothing.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func allSameReturn(g []*TinyEpisode) bool {
+	for _, ep := range g {
+		if ep.Return != g[0].Return {
+			return false
+		}
+	}
+	return true
+}
+
+// Step runs one update: cfg.Groups tasks drawn for this step, GroupSize episodes each,
+// advantages (and with Refill, more rounds in place of the groups DropUniform left out), then
+// Epochs gradient steps over the batch.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) Step() (TinyStepLog, error) {
+	cfg := t.Cfg
+	log := TinyStepLog{Step: t.step, Metrics: map[string]float64{}}
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(t.step)))
+	start := time.Now()
+	var clock TinyClock
+	var kept []*TinyEpisode
+	calls, sampled, keptGroups := 0, 0, 0
+	for round := 0; round <= cfg.Refill && keptGroups < cfg.Groups; round++ {
+		need := cfg.Groups - keptGroups
+		var tasks []*gym.Task
+		for range need {
+			task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
+			for range cfg.GroupSize {
+				tasks = append(tasks, task)
+			}
+		}
+		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
+			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
+			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44, Clock: &clock})
+		if err != nil {
+			return log, err
+		}
+		log.Rounds++
+		groups := make([][]*TinyEpisode, need)
+		for i, ep := range eps {
+			groups[i/cfg.GroupSize] = append(groups[i/cfg.GroupSize], ep)
+			ep.Group = sampled + i/cfg.GroupSize
+			log.Episodes++
+			log.Reward += ep.Return
+			log.Calls += float64(len(ep.Calls))
+			log.Tokens += float64(ep.Tokens())
+			if ep.Solved {
+				log.Solved++
+			}
+			for _, c := range ep.Calls {
+				calls++
+				if c.Err != nil {
+					log.Malformed++
+				}
+				if c.Err == nil && c.Action.Tool == gym.ToolTest {
+					log.Tests++
+				}
+			}
+		}
+		sampled += need
+		cfg.Advantage(groups)
+		for _, g := range groups {
+			if cfg.DropUniform && allSameReturn(g) {
+				continue
+			}
+			kept = append(kept, g...)
+			keptGroups++
+		}
+	}
+	log.RolloutSec = time.Since(start).Seconds()
+	log.SampleSec, log.GymSec = clock.Sample.Seconds(), clock.Gym.Seconds()
+	n := float64(log.Episodes)
+	log.Solved, log.Reward, log.Calls, log.Tokens, log.Tests = log.Solved/n, log.Reward/n, log.Calls/n, log.Tokens/n, log.Tests/n
+	log.Malformed /= float64(max(calls, 1))
+	log.Kept = len(kept)
+	t.step++
+	if len(kept) == 0 {
+		return log, nil
+	}
+	start = time.Now()
+	fit, err := t.Fit(kept)
+	if err != nil {
+		return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
+	}
+	log.Loss, log.Entropy, log.Metrics = fit.Loss, fit.Entropy, fit.Metrics
+	log.TrainSec = time.Since(start).Seconds()
+	return log, nil
 }
 
 // GroupBaseline gives every token of every call of an episode the advantage R − mean(R) of
@@ -859,15 +859,6 @@ type TinyEval struct {
 	AfterPass, EditsAfterPass, AfterFail, EditsAfterFail int
 }
 
-// EvalTinyAgent plays reps episodes of the agent on every task, sampling at temperature 1 with
-// a fixed seed (the same agent always gets the same result) and with the grammar mask unless
-// unmasked.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int, env gym.Config, unmasked bool, seed uint64) (TinyEval, error) {
-	return EvalTinyAgentAt(a, pool, tasks, reps, env, 1, unmasked, seed)
-}
-
 // EvalTinyAgentAt is EvalTinyAgent at a sampling temperature of its own: 0 decodes greedily,
 // the agent's single most likely call in every state.
 //
@@ -920,4 +911,13 @@ func EvalTinyAgentAt(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps i
 	ev.Malformed /= float64(max(calls, 1))
 	ev.Solved, ev.Calls, ev.Tests = ev.Solved/n, float64(calls)/n, ev.Tests/n
 	return ev, nil
+}
+
+// EvalTinyAgent plays reps episodes of the agent on every task, sampling at temperature 1 with
+// a fixed seed (the same agent always gets the same result) and with the grammar mask unless
+// unmasked.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int, env gym.Config, unmasked bool, seed uint64) (TinyEval, error) {
+	return EvalTinyAgentAt(a, pool, tasks, reps, env, 1, unmasked, seed)
 }

@@ -243,91 +243,6 @@ type TinyCritic struct {
 	features, values, fit *mlmodel.Exec
 }
 
-// NewTinyCritic makes a critic for agent's states with random weights drawn from cfg.Seed.
-//
-// Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
-func NewTinyCritic(agent *TinyAgent, cfg TinyCriticConfig) (*TinyCritic, error) {
-	if cfg.Hidden <= 0 || cfg.Steps <= 0 || cfg.LR <= 0 {
-		return nil, fmt.Errorf("tinycritic: invalid config %+v", cfg)
-	}
-	backend, err := backend.Default()
-	if err != nil {
-		return nil, fmt.Errorf("tinycritic: %w", err)
-	}
-	c := &TinyCritic{Config: cfg, Store: mlmodel.NewStore(), agent: agent}
-	d, h := len(TinyVocab), cfg.Hidden
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0xc417))
-	normal := func(n int, std float64) []float32 {
-		x := make([]float32, n)
-		for i := range x {
-			x[i] = float32(rng.NormFloat64() * std)
-		}
-		return x
-	}
-	for _, w := range []struct {
-		name string
-		vals []float32
-		dims []int
-	}{
-		{"w1", normal(d*h, 1/math.Sqrt(float64(d))), []int{d, h}}, {"b1", make([]float32, h), []int{h}},
-		{"w2", normal(h, 1/math.Sqrt(float64(h))), []int{h, 1}}, {"b2", make([]float32, 1), []int{1}},
-	} {
-		if _, err := c.Store.CreateVariable("/critic/"+w.name, tensors.FromFlatDataAndDimensions(w.vals, w.dims...)); err != nil {
-			return nil, fmt.Errorf("tinycritic: %s: %w", w.name, err)
-		}
-	}
-	// Graphs marked as training read the weights at every call: the agent's keep changing.
-	if c.features, err = mlmodel.NewExec(backend, agent.Store, func(_ *mlmodel.Scope, in []*graph.Node) *graph.Node {
-		agent.Store.SetTraining(in[0].Graph(), true)
-		return criticFeatures(agent.LogProbsGraph(in[0], in[1], in[2], in[3]))
-	}); err != nil {
-		return nil, err
-	}
-	if c.values, err = mlmodel.NewExec(backend, c.Store, func(_ *mlmodel.Scope, x *graph.Node) *graph.Node {
-		c.Store.SetTraining(x.Graph(), true)
-		return c.valueGraph(x)
-	}); err != nil {
-		return nil, err
-	}
-	opt := optimizer.Adam().LearningRate(cfg.LR).Done()
-	if c.fit, err = mlmodel.NewExec(backend, c.Store, func(scope *mlmodel.Scope, x, y, w *graph.Node) *graph.Node {
-		g := x.Graph()
-		c.Store.SetTraining(g, true)
-		loss := criticLoss(c.valueGraph(x), y, w)
-		opt.UpdateGraph(scope, g, loss)
-		return loss
-	}); err != nil {
-		return nil, err
-	}
-	for _, e := range []*mlmodel.Exec{c.features, c.values, c.fit} {
-		e.SetMaxCache(16)
-	}
-	return c, nil
-}
-
-// criticFeatures centres each row of log-probabilities [B,V] on its mean. What is left is the
-// logits minus their mean: a fixed linear map of the final hidden state, without the
-// log-normalizer that couples the entries.
-//
-// Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
-func criticFeatures(logProbs *graph.Node) *graph.Node {
-	return graph.Sub(logProbs, graph.ReduceAndKeep(logProbs, graph.ReduceMean, -1))
-}
-
-// valueGraph is V for features x [B,V]: [B].
-//
-// Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
-func (c *TinyCritic) valueGraph(x *graph.Node) *graph.Node {
-	g := x.Graph()
-	w := func(name string) *graph.Node { return c.Store.GetVariable("/critic/" + name).NodeValue(g) }
-	layer := func(x, w, b *graph.Node) *graph.Node {
-		return graph.Add(graph.MatMul(x, w), graph.ExpandLeftToRank(b, 2))
-	}
-	h := layer(x, w("w1"), w("b1"))
-	h = graph.Mul(h, graph.Sigmoid(h))
-	return graph.Reshape(layer(h, w("w2"), w("b2")), -1)
-}
-
 // criticLoss is the weighted mean squared error Σ w (v − y)² / Σ w; padding rows have w = 0.
 //
 // Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
@@ -411,6 +326,91 @@ func criticPad(x [][]float32) [][]float32 {
 		out[i] = make([]float32, len(x[0]))
 	}
 	return out
+}
+
+// NewTinyCritic makes a critic for agent's states with random weights drawn from cfg.Seed.
+//
+// Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
+func NewTinyCritic(agent *TinyAgent, cfg TinyCriticConfig) (*TinyCritic, error) {
+	if cfg.Hidden <= 0 || cfg.Steps <= 0 || cfg.LR <= 0 {
+		return nil, fmt.Errorf("tinycritic: invalid config %+v", cfg)
+	}
+	backend, err := backend.Default()
+	if err != nil {
+		return nil, fmt.Errorf("tinycritic: %w", err)
+	}
+	c := &TinyCritic{Config: cfg, Store: mlmodel.NewStore(), agent: agent}
+	d, h := len(TinyVocab), cfg.Hidden
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0xc417))
+	normal := func(n int, std float64) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * std)
+		}
+		return x
+	}
+	for _, w := range []struct {
+		name string
+		vals []float32
+		dims []int
+	}{
+		{"w1", normal(d*h, 1/math.Sqrt(float64(d))), []int{d, h}}, {"b1", make([]float32, h), []int{h}},
+		{"w2", normal(h, 1/math.Sqrt(float64(h))), []int{h, 1}}, {"b2", make([]float32, 1), []int{1}},
+	} {
+		if _, err := c.Store.CreateVariable("/critic/"+w.name, tensors.FromFlatDataAndDimensions(w.vals, w.dims...)); err != nil {
+			return nil, fmt.Errorf("tinycritic: %s: %w", w.name, err)
+		}
+	}
+	// Graphs marked as training read the weights at every call: the agent's keep changing.
+	if c.features, err = mlmodel.NewExec(backend, agent.Store, func(_ *mlmodel.Scope, in []*graph.Node) *graph.Node {
+		agent.Store.SetTraining(in[0].Graph(), true)
+		return criticFeatures(agent.LogProbsGraph(in[0], in[1], in[2], in[3]))
+	}); err != nil {
+		return nil, err
+	}
+	if c.values, err = mlmodel.NewExec(backend, c.Store, func(_ *mlmodel.Scope, x *graph.Node) *graph.Node {
+		c.Store.SetTraining(x.Graph(), true)
+		return c.valueGraph(x)
+	}); err != nil {
+		return nil, err
+	}
+	opt := optimizer.Adam().LearningRate(cfg.LR).Done()
+	if c.fit, err = mlmodel.NewExec(backend, c.Store, func(scope *mlmodel.Scope, x, y, w *graph.Node) *graph.Node {
+		g := x.Graph()
+		c.Store.SetTraining(g, true)
+		loss := criticLoss(c.valueGraph(x), y, w)
+		opt.UpdateGraph(scope, g, loss)
+		return loss
+	}); err != nil {
+		return nil, err
+	}
+	for _, e := range []*mlmodel.Exec{c.features, c.values, c.fit} {
+		e.SetMaxCache(16)
+	}
+	return c, nil
+}
+
+// criticFeatures centres each row of log-probabilities [B,V] on its mean. What is left is the
+// logits minus their mean: a fixed linear map of the final hidden state, without the
+// log-normalizer that couples the entries.
+//
+// Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
+func criticFeatures(logProbs *graph.Node) *graph.Node {
+	return graph.Sub(logProbs, graph.ReduceAndKeep(logProbs, graph.ReduceMean, -1))
+}
+
+// valueGraph is V for features x [B,V]: [B].
+//
+// Defined in ch07_advantages.ipynb, "7.5 A value head for TinyAgent".
+func (c *TinyCritic) valueGraph(x *graph.Node) *graph.Node {
+	g := x.Graph()
+	w := func(name string) *graph.Node { return c.Store.GetVariable("/critic/" + name).NodeValue(g) }
+	layer := func(x, w, b *graph.Node) *graph.Node {
+		return graph.Add(graph.MatMul(x, w), graph.ExpandLeftToRank(b, 2))
+	}
+	h := layer(x, w("w1"), w("b1"))
+	h = graph.Mul(h, graph.Sigmoid(h))
+	return graph.Reshape(layer(h, w("w2"), w("b2")), -1)
 }
 
 // Values returns V(s) for rows of features.
