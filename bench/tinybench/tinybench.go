@@ -255,7 +255,7 @@ func (r *Report) Write(w io.Writer) error {
 		"        book's plain-Go decoder, unpadded rows; PyTorch: one padded batch.\n")
 	sb.WriteString("width:  padded tokens per row (train: prompt and call; sample: PyTorch's prompt pass).\n")
 	sb.WriteString("steps:  cached steps in one sample call, Go/PyTorch (each side draws its own calls).\n\n")
-	sb.WriteString("parity, checked before timing (max |PyTorch - GoMLX|):\n")
+	sb.WriteString("parity, checked before timing (max |PyTorch - Go|):\n")
 	for _, c := range r.Cases {
 		fmt.Fprintf(&sb, "  %3d rows: log-probs %.1e (batch), %.1e (sampler's cached path); gradients %.1e of their scale\n",
 			c.Rows, c.Parity.LogProbs, c.Parity.Sampler, c.Parity.Grads)
