@@ -240,6 +240,27 @@ func ValidPrefix(obs gym.StructObs, tokens []int) int {
 	return len(tokens)
 }
 
+// TinyInput is a per-token training input that a later chapter adds by name, without a change
+// to the trainer: teacher log-probs, an inference engine's log-probs, a preference label. Build
+// returns one value per call token, [b.Rows][TinyMaxCall]; padding rows and slots stay 0.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyInput struct {
+	Name  string
+	Build func(b TinyInputBatch) ([][]float32, error)
+}
+
+// TinyInputBatch is what an input's Build sees: the calls of the batch in row order, and the
+// episode each row belongs to.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyInputBatch struct {
+	Episodes []*TinyEpisode
+	Samples  []TinySample
+	Owner    []int // Owner[r] is the index in Episodes of row r's episode
+	Rows     int   // rows of the batch, padding included
+}
+
 // TinyLossInputs are the graph values a TinyLoss combines. Every [B,A] value has one row per
 // call and one column per call token; rows are calls of the update's episodes, in order.
 //
@@ -266,27 +287,6 @@ func (in TinyLossInputs) Input(name string) *graph.Node {
 		panic(fmt.Sprintf("tinytrain: the loss reads the input %q, which TinyTrainConfig.Inputs does not provide", name))
 	}
 	return x
-}
-
-// TinyInput is a per-token training input that a later chapter adds by name, without a change
-// to the trainer: teacher log-probs, an inference engine's log-probs, a preference label. Build
-// returns one value per call token, [b.Rows][TinyMaxCall]; padding rows and slots stay 0.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyInput struct {
-	Name  string
-	Build func(b TinyInputBatch) ([][]float32, error)
-}
-
-// TinyInputBatch is what an input's Build sees: the calls of the batch in row order, and the
-// episode each row belongs to.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyInputBatch struct {
-	Episodes []*TinyEpisode
-	Samples  []TinySample
-	Owner    []int // Owner[r] is the index in Episodes of row r's episode
-	Rows     int   // rows of the batch, padding included
 }
 
 // TinyMetric is a named scalar a loss reports besides its value (clip fraction, approximate KL).
@@ -361,6 +361,27 @@ type TinyStepLog struct {
 	TrainSec   float64 // wall time of the gradient steps
 }
 
+// fixedWidth is the width that holds any prompt of cfg.Tasks and a call: the longest first
+// prompt, plus the tokens a test summary adds to it, plus a call, rounded up to 32 tokens.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func fixedWidth(agent *TinyAgent, cfg TinyTrainConfig) int {
+	longest := 0
+	for _, task := range cfg.Tasks {
+		longest = max(longest, len(EncodeObservation(gym.NewEnv(nil, cfg.Env).Reset(task).Struct)))
+	}
+	return min((longest+4+TinyMaxCall+31)/32*32, agent.Config.Context)
+}
+
+// MaskedMean is the mean of x over the entries where mask is 1 (0 when there are none): the
+// average over the real tokens of a padded batch, which every loss of Part II takes.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func MaskedMean(x, mask *graph.Node) *graph.Node {
+	n := graph.ReduceAllSum(mask)
+	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
+}
+
 // TinyTrainer runs updates of a TinyAgent.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
@@ -430,27 +451,6 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 		t.width = fixedWidth(agent, cfg)
 	}
 	return t, nil
-}
-
-// fixedWidth is the width that holds any prompt of cfg.Tasks and a call: the longest first
-// prompt, plus the tokens a test summary adds to it, plus a call, rounded up to 32 tokens.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func fixedWidth(agent *TinyAgent, cfg TinyTrainConfig) int {
-	longest := 0
-	for _, task := range cfg.Tasks {
-		longest = max(longest, len(EncodeObservation(gym.NewEnv(nil, cfg.Env).Reset(task).Struct)))
-	}
-	return min((longest+4+TinyMaxCall+31)/32*32, agent.Config.Context)
-}
-
-// MaskedMean is the mean of x over the entries where mask is 1 (0 when there are none): the
-// average over the real tokens of a padded batch, which every loss of Part II takes.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func MaskedMean(x, mask *graph.Node) *graph.Node {
-	n := graph.ReduceAllSum(mask)
-	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
 }
 
 // Steps returns how many updates ran.
