@@ -3,11 +3,9 @@
 package agentrl
 
 import (
-	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -15,7 +13,7 @@ import (
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
-	"github.com/gomlx/compute/dtypes"
+	"github.com/agenticrl/course/tinyrt"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -749,95 +747,38 @@ func PGLoss(entropyCoef float64) TinyLoss {
 	}
 }
 
-// tinyCheckpoint is the on-disk form of a training run: every variable of the agent's store
-// (weights and the optimizer's moments and step count) and the number of updates done.
+// tinyModel identifies the model a checkpoint belongs to: its configuration and vocabulary.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type tinyCheckpoint struct {
-	Config    TinyAgentConfig
-	Vocab     []string
-	Step      int
-	Paths     []string
-	Trainable []bool
-	Dims      [][]int
-	Values    [][]float32
-	Int64s    [][]int64 // for integer variables (the optimizer's step counter)
+type tinyModel struct {
+	Config TinyAgentConfig
+	Vocab  []string
 }
 
-// Save writes a checkpoint: the agent and the optimizer state, so Load continues the run exactly
-// where it stopped (every update draws its tasks and samples from the seed and its own number).
+// Save writes a checkpoint (tinyrt.SaveCheckpoint): every variable of the agent's store, the
+// weights and the optimizer's moments and step count, and the number of updates done, so Load
+// continues the run exactly where it stopped (every update draws its tasks and samples from the
+// seed and its own number).
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Save(path string) error {
-	ck := tinyCheckpoint{Config: t.Agent.Config, Vocab: TinyVocab, Step: t.step}
-	for v := range t.Agent.Store.IterVariables() {
-		val, err := v.Value()
-		if err != nil {
-			return fmt.Errorf("tinytrain: checkpoint %s: %w", v.Path(), err)
-		}
-		ck.Paths = append(ck.Paths, v.Path())
-		ck.Trainable = append(ck.Trainable, v.Trainable)
-		ck.Dims = append(ck.Dims, val.Shape().Dimensions)
-		switch val.DType() {
-		case dtypes.Float32:
-			ck.Values = append(ck.Values, tensors.MustCopyFlatData[float32](val))
-			ck.Int64s = append(ck.Int64s, nil)
-		case dtypes.Int64:
-			ck.Values = append(ck.Values, nil)
-			ck.Int64s = append(ck.Int64s, tensors.MustCopyFlatData[int64](val))
-		default:
-			return fmt.Errorf("tinytrain: checkpoint %s: unsupported dtype %s", v.Path(), val.DType())
-		}
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("tinytrain: checkpoint: %w", err)
-	}
-	if err := gob.NewEncoder(f).Encode(ck); err != nil {
-		f.Close()
-		return fmt.Errorf("tinytrain: checkpoint %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("tinytrain: checkpoint %s: %w", path, err)
-	}
-	return os.Rename(tmp, path) // a crash mid-write never leaves a half checkpoint behind
+	return tinyrt.SaveCheckpoint(path, t.Agent.Store, t.step, tinyModel{t.Agent.Config, TinyVocab})
 }
 
 // Load restores a checkpoint written by Save into a trainer made with the same configuration.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Load(path string) error {
-	f, err := os.Open(path)
+	var m tinyModel
+	ck, err := tinyrt.ReadCheckpoint(path, &m)
 	if err != nil {
-		return fmt.Errorf("tinytrain: load checkpoint: %w", err)
+		return err
 	}
-	defer f.Close()
-	var ck tinyCheckpoint
-	if err := gob.NewDecoder(f).Decode(&ck); err != nil {
-		return fmt.Errorf("tinytrain: load checkpoint %s: %w", path, err)
-	}
-	if !slices.Equal(ck.Vocab, TinyVocab) || ck.Config != t.Agent.Config {
+	if !slices.Equal(m.Vocab, TinyVocab) || m.Config != t.Agent.Config {
 		return fmt.Errorf("tinytrain: checkpoint %s was written for another agent configuration or vocabulary", path)
 	}
-	for i, p := range ck.Paths {
-		var val *tensors.Tensor
-		if ck.Values[i] != nil {
-			val = tensors.FromFlatDataAndDimensions(ck.Values[i], ck.Dims[i]...)
-		} else {
-			val = tensors.FromFlatDataAndDimensions(ck.Int64s[i], ck.Dims[i]...)
-		}
-		if v := t.Agent.Store.GetVariable(p); v != nil {
-			if err := v.SetValue(val); err != nil {
-				return fmt.Errorf("tinytrain: load checkpoint %s: %s: %w", path, p, err)
-			}
-			continue
-		}
-		v, err := t.Agent.Store.CreateVariable(p, val)
-		if err != nil {
-			return fmt.Errorf("tinytrain: load checkpoint %s: %s: %w", path, p, err)
-		}
-		v.Trainable = ck.Trainable[i]
+	if err := ck.Restore(t.Agent.Store); err != nil {
+		return fmt.Errorf("tinytrain: load checkpoint %s: %w", path, err)
 	}
 	t.step = ck.Step
 	return nil
