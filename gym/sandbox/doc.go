@@ -2,12 +2,15 @@
 // (/usr/bin/python3) in warm, confined worker processes.
 //
 // A Pool keeps a few long-lived workers. Each worker is a Python process started in fresh
-// Linux user, mount, PID, network, IPC and UTS namespaces; before it reads its first request it
-// mounts a small tmpfs root holding read-only binds of /usr (and the /lib links), a size-capped
-// scratch /tmp, pivots into it, sets rlimits (address space, file size, open files, CPU time,
-// processes) and drops to a dedicated, unprivileged uid per worker slot. A run sends one module
-// and one test file over a pipe and gets back the outcome of every test_* function, in about half
-// a millisecond instead of the ~50 ms a fresh interpreter costs.
+// Linux user, mount, PID, network, IPC and UTS namespaces. A small Python launcher (launcher.py)
+// makes them and stays as the worker's parent: Go cannot create a user namespace with vfork, and
+// a full fork of a trainer with a large heap makes its every page fault again afterwards (seconds
+// per restart). Before it reads its first request the worker mounts a small tmpfs root holding
+// read-only binds of /usr (and the /lib links), a size-capped scratch /tmp, pivots into it, sets
+// rlimits (address space, file size, open files, CPU time, processes) and drops to a dedicated,
+// unprivileged uid per worker slot. A run sends one module and one test file over a pipe and gets
+// back the outcome of every test_* function, in about half a millisecond instead of the ~50 ms a
+// fresh interpreter costs.
 //
 // Between runs the worker restores builtins, the dictionaries of the modules it had loaded,
 // sys.path, os.environ, the recursion limit and trace hooks, wipes its scratch folder and
