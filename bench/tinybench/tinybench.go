@@ -3,6 +3,7 @@ package tinybench
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -47,7 +48,7 @@ type Options struct {
 type Parity struct {
 	LogProbs float64 // max |Δ| of the per-token log-probs of the training batch
 	// Sampler is the max |Δ| of the sampler's per-token log-probs when PyTorch replays the calls
-	// GoMLX drew through its own prompt pass and cached steps.
+	// the Go sampler (tinyrt) drew, through its own prompt pass and cached steps.
 	Sampler float64
 	Grads   float64 // max over weights of max |Δ gradient| / max |GoMLX gradient| of the REINFORCE loss
 }
@@ -67,7 +68,11 @@ type Case struct {
 	// calls (the same distribution, different random streams), so the counts can differ.
 	GoSteps, TorchSteps int
 	Parity              Parity
-	Train, Sample       Pair
+	// EngineGap is the max |Δ| between the per-token log-probs the Go sampler (tinyrt, plain Go)
+	// reported and those the GoMLX trainer computes for the same calls: the mismatch between an
+	// inference engine and a trainer, measured.
+	EngineGap     float64
+	Train, Sample Pair
 }
 
 // Report is the result of Compare.
@@ -149,7 +154,7 @@ func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case,
 		return Case{}, err
 	}
 	defer goSide.close()
-	c := Case{Rows: len(states), TrainWidth: b.trainWidth(), PromptWidth: b.promptWidth, Parity: head.Parity}
+	c := Case{Rows: len(states), TrainWidth: b.trainWidth(), PromptWidth: b.promptWidth, Parity: head.Parity, EngineGap: b.engineGap()}
 	for _, step := range []struct {
 		name string
 		pair *Pair
@@ -260,6 +265,11 @@ func (r *Report) Write(w io.Writer) error {
 		fmt.Fprintf(&sb, "  %3d rows: log-probs %.1e (batch), %.1e (sampler's cached path); gradients %.1e of their scale\n",
 			c.Rows, c.Parity.LogProbs, c.Parity.Sampler, c.Parity.Grads)
 	}
+	sb.WriteString("sampler (plain Go) against trainer (GoMLX) on the same calls, max |Δ log-prob|:")
+	for _, c := range r.Cases {
+		fmt.Fprintf(&sb, " %.1e (%d rows)", c.EngineGap, c.Rows)
+	}
+	sb.WriteString("\n")
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -366,6 +376,19 @@ func (b *batch) goReference() error {
 	}
 	b.lp, b.grads = res[0], res[1:]
 	return nil
+}
+
+// engineGap is the max |Δ| between the sampler's per-token log-probs and the trainer's.
+func (b *batch) engineGap() float64 {
+	lp := tensors.MustCopyFlatData[float32](b.lp)
+	a := b.lp.Shape().Dimensions[1]
+	gap := 0.0
+	for i, s := range b.samples {
+		for j, x := range s.LogProbs {
+			gap = math.Max(gap, math.Abs(x-float64(lp[i*a+j])))
+		}
+	}
+	return gap
 }
 
 func (b *batch) trainWidth() int { return b.train.IDs.Shape().Dimensions[1] }

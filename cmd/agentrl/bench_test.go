@@ -40,7 +40,7 @@ func TestBenchTinyAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + out.String())
-	for _, want := range []string{"Go/PyTorch", "\ntrain      8 ", "\nsample     8 ", "BLAS: ", "parity"} {
+	for _, want := range []string{"Go/PyTorch", "sampler (plain Go) against trainer (GoMLX)", "\ntrain      8 ", "\nsample     8 ", "BLAS: ", "parity"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q", want)
 		}

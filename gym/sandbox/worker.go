@@ -169,6 +169,24 @@ func (p *Pool) start(slotID int) (*worker, error) {
 	return w, nil
 }
 
+// groupAlive reports whether a process of group pgid is still running (zombies do not count).
+func groupAlive(pgid int) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if _, g, ok := procIDs(pid); ok && g == pgid {
+			return true
+		}
+	}
+	return false
+}
+
 func (w *worker) run(req Request, o Options) (*Result, error) {
 	file := req.TestsFile
 	if file == "" {
@@ -276,6 +294,13 @@ func (w *worker) kill() {
 		w.cmd.Process.Kill()
 		<-w.done
 		syscall.Kill(-pid, syscall.SIGKILL)
+		// In ModeNamespaces the process Go waited for is the launcher; the worker, PID 1 of its
+		// namespace, is its grandchild and exits only once every process of the namespace is
+		// gone. Wait for the group to empty, so that nothing outlives kill.
+		for deadline := time.Now().Add(2 * time.Second); groupAlive(pid) && time.Now().Before(deadline); {
+			time.Sleep(2 * time.Millisecond)
+			syscall.Kill(-pid, syscall.SIGKILL)
+		}
 	}
 	if w.uid != 0 {
 		// Without a PID namespace a descendant may have left the process group (setsid); its
