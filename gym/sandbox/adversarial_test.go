@@ -160,6 +160,26 @@ func TestAdversarial(t *testing.T) {
 	}
 }
 
+// requireNamespaces (AGENTRL_REQUIRE_NAMESPACES=1, which .ci/run sets) turns the tests that
+// would skip for lack of namespaces into failures, so that a green CI has tested containment.
+var requireNamespaces = os.Getenv("AGENTRL_REQUIRE_NAMESPACES") == "1"
+
+// TestNamespacesWhenRequired fails where namespaces are required and the pool cannot use them.
+func TestNamespacesWhenRequired(t *testing.T) {
+	if !requireNamespaces {
+		t.Skip("AGENTRL_REQUIRE_NAMESPACES is not 1")
+	}
+	var log strings.Builder
+	p, err := New(Options{Workers: 1, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Mode() != ModeNamespaces {
+		t.Fatalf("AGENTRL_REQUIRE_NAMESPACES=1 but the pool fell back to mode %s:\n%s", p.Mode(), log.String())
+	}
+}
+
 func runAttack(t *testing.T, a attack, mode Mode, fresh bool) {
 	var log strings.Builder
 	p, err := New(Options{Workers: 1, Mode: mode, Timeout: a.timeout, MemoryBytes: a.memory, Log: &log})
@@ -175,10 +195,19 @@ func runAttack(t *testing.T, a attack, mode Mode, fresh bool) {
 	if log.Len() > 0 {
 		t.Logf("pool warned:\n%s", log.String())
 	}
+	// ModeRlimits is documented as weaker: those attacks skip there. Under ModeAuto a skip means
+	// the machine refused namespaces, which CI must not take for a pass.
+	missing := mode == ModeAuto && requireNamespaces
 	if a.needsNamespaces && p.Mode() != ModeNamespaces {
+		if missing {
+			t.Fatalf("AGENTRL_REQUIRE_NAMESPACES=1 but the pool runs in mode %s: %q cannot be tested", p.Mode(), a.name)
+		}
 		t.Skipf("SANDBOX WEAK: %q is not contained in mode %s", a.name, p.Mode())
 	}
 	if a.needsOwnUID && p.Mode() != ModeNamespaces && os.Geteuid() != 0 {
+		if missing {
+			t.Fatalf("AGENTRL_REQUIRE_NAMESPACES=1 but the pool runs in mode %s as a non-root user: %q cannot be tested", p.Mode(), a.name)
+		}
 		t.Skipf("SANDBOX WEAK: %q is not contained in mode %s without a dedicated uid (not root)", a.name, p.Mode())
 	}
 	if a.name == "network access" {
