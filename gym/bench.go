@@ -11,7 +11,7 @@ import (
 
 // BenchResult is the throughput of one way of running visible tests.
 type BenchResult struct {
-	Name       string // "cold", "fresh", "warm" or "cached"
+	Name       string // "cold", "fresh" or "cached"
 	Runs       int64
 	Seconds    float64
 	RunsPerSec float64
@@ -20,9 +20,9 @@ type BenchResult struct {
 // Bench measures how fast the visible tests of tasks run, for about d per mode, with one
 // goroutine per worker of pool:
 //
-//	cold:   a newly started confined interpreter per run (what one process per run costs)
-//	fresh:  a child forked from a pristine worker per run (what submit uses for hidden tests)
-//	warm:   warm workers, never memoized; each run's module differs, so nothing is reused
+//	cold:   a newly started confined interpreter per run (what starting Python per run costs)
+//	fresh:  a process forked from a pristine worker per run, as every run is; never memoized,
+//	        and each run's module differs, so nothing is reused
 //	cached: the same runs answered from the memo
 func Bench(pool *sandbox.Pool, tasks []*Task, d time.Duration) ([]BenchResult, error) {
 	if len(tasks) == 0 {
@@ -30,8 +30,7 @@ func Bench(pool *sandbox.Pool, tasks []*Task, d time.Duration) ([]BenchResult, e
 	}
 	req := func(i int64) sandbox.Request {
 		t := tasks[int(i)%len(tasks)]
-		// A trailing comment makes every module distinct, so that neither the memo nor the
-		// worker's compile cache can answer it.
+		// A trailing comment makes every module distinct, so that the memo cannot answer it.
 		return sandbox.Request{Module: t.Module, Source: t.Buggy + fmt.Sprintf("# run %d\n", i), Tests: t.VisibleTests, TestsFile: VisibleTestFile, NoCache: true}
 	}
 	measure := func(name string, run func(i int64) (*sandbox.Result, error)) (BenchResult, error) {
@@ -65,11 +64,7 @@ func Bench(pool *sandbox.Pool, tasks []*Task, d time.Duration) ([]BenchResult, e
 	if err != nil {
 		return nil, err
 	}
-	fresh, err := measure("fresh", func(i int64) (*sandbox.Result, error) { return pool.RunFresh(req(i)) })
-	if err != nil {
-		return nil, err
-	}
-	warm, err := measure("warm", func(i int64) (*sandbox.Result, error) { return pool.Run(req(i)) })
+	fresh, err := measure("fresh", func(i int64) (*sandbox.Result, error) { return pool.Run(req(i)) })
 	if err != nil {
 		return nil, err
 	}
@@ -90,5 +85,5 @@ func Bench(pool *sandbox.Pool, tasks []*Task, d time.Duration) ([]BenchResult, e
 	if err != nil {
 		return nil, err
 	}
-	return []BenchResult{cold, fresh, warm, cached}, nil
+	return []BenchResult{cold, fresh, cached}, nil
 }

@@ -17,8 +17,10 @@ type Config struct {
 	CountTokens  func(string) int // default ApproxTokens
 	AllowExploit bool             // offer the exploit tool
 	ProtectTests bool             // refuse edits of the visible test file
-	WarmHidden   bool             // run hidden tests in a warm worker instead of a fresh process (faster)
-	MessageChars int              // failure messages are cut to this many characters; default 240
+	// Deprecated: WarmHidden has no effect. It chose a warm worker for the hidden tests; every
+	// run, visible or hidden, now has a new process of its own.
+	WarmHidden   bool
+	MessageChars int // failure messages are cut to this many characters; default 240
 	// SubmitAtLimit submits the module as it stands when the turn limit is reached, as harnesses
 	// that grade the final state of the repository do, instead of ending the episode with reward 0.
 	SubmitAtLimit bool
@@ -310,8 +312,16 @@ func Numbered(src string, from, to int) string {
 	return b.String()
 }
 
+// runVisible runs the visible tests. The hidden tests run in the same process, and their result
+// is only memoized: a submit of this module then starts no process of its own.
 func (e *Env) runVisible() (*sandbox.Result, error) {
-	return e.pool.Run(sandbox.Request{Module: e.task.Module, Source: e.Source(), Tests: e.files[VisibleTestFile], TestsFile: VisibleTestFile})
+	rs, err := e.pool.RunAll(
+		sandbox.Request{Module: e.task.Module, Source: e.Source(), Tests: e.files[VisibleTestFile], TestsFile: VisibleTestFile},
+		sandbox.Request{Module: e.task.Module, Source: e.Source(), Tests: e.task.HiddenTests, TestsFile: HiddenTestFile})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
 }
 
 func (e *Env) test() (string, error) {
@@ -453,22 +463,15 @@ func (e *Env) exploit(a Action) (string, error) {
 }
 
 // Evaluate runs both test sets on a module and a visible test file, as submit does, and scores
-// the outcome under mode. Hidden tests run in a fresh process unless warmHidden.
-func Evaluate(pool *sandbox.Pool, t *Task, module, visibleTests string, mode RewardMode, warmHidden bool) (*Outcome, error) {
-	v, err := pool.Run(sandbox.Request{Module: t.Module, Source: module, Tests: visibleTests, TestsFile: VisibleTestFile})
+// the outcome under mode.
+func Evaluate(pool *sandbox.Pool, t *Task, module, visibleTests string, mode RewardMode) (*Outcome, error) {
+	rs, err := pool.RunAll(
+		sandbox.Request{Module: t.Module, Source: module, Tests: visibleTests, TestsFile: VisibleTestFile},
+		sandbox.Request{Module: t.Module, Source: module, Tests: t.HiddenTests, TestsFile: HiddenTestFile})
 	if err != nil {
 		return nil, err
 	}
-	hreq := sandbox.Request{Module: t.Module, Source: module, Tests: t.HiddenTests, TestsFile: HiddenTestFile}
-	var h *sandbox.Result
-	if warmHidden {
-		h, err = pool.Run(hreq)
-	} else {
-		h, err = pool.RunFresh(hreq)
-	}
-	if err != nil {
-		return nil, err
-	}
+	v, h := rs[0], rs[1]
 	o := &Outcome{
 		VisiblePassed: v.Passed(), VisibleTotal: len(v.Tests), VisibleAll: v.AllPassed(),
 		HiddenPassed: h.Passed(), HiddenTotal: len(h.Tests), HiddenAll: h.AllPassed(),
@@ -489,7 +492,7 @@ func Evaluate(pool *sandbox.Pool, t *Task, module, visibleTests string, mode Rew
 }
 
 func (e *Env) submit() (*Outcome, string, error) {
-	o, err := Evaluate(e.pool, e.task, e.Source(), e.files[VisibleTestFile], e.cfg.Reward, e.cfg.WarmHidden)
+	o, err := Evaluate(e.pool, e.task, e.Source(), e.files[VisibleTestFile], e.cfg.Reward)
 	if err != nil {
 		return nil, "", err
 	}

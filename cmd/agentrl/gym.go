@@ -25,7 +25,7 @@ const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
   play TASK                 type tool calls, see observations ('help' inside)
   run TASK -actions FILE    a scripted episode; the JSON trajectory goes to stdout
   validate                  prove every task's properties
-  bench [-seconds S]        test runs per second: cold, fresh, warm and cached
+  bench [-seconds S]        test runs per second: cold, fresh and cached
   generate [-seed N]        regenerate the task family into -tasks
 
 common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combined,
@@ -33,21 +33,20 @@ common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combi
 module at reset, each tested at once), -workers N, -sandbox auto|namespaces|rlimits`
 
 type gymFlags struct {
-	fs       *flag.FlagSet
-	tasks    string
-	reward   string
-	turns    int
-	tokens   int
-	exploit  bool
-	protect  bool
-	workers  int
-	mode     string
-	actions  string
-	all      bool
-	seconds  float64
-	seed     uint64
-	warmHide bool
-	patches  bool
+	fs      *flag.FlagSet
+	tasks   string
+	reward  string
+	turns   int
+	tokens  int
+	exploit bool
+	protect bool
+	workers int
+	mode    string
+	actions string
+	all     bool
+	seconds float64
+	seed    uint64
+	patches bool
 }
 
 func newGymFlags(name string) *gymFlags {
@@ -59,13 +58,12 @@ func newGymFlags(name string) *gymFlags {
 	g.fs.BoolVar(&g.exploit, "exploit", false, "offer the exploit tool")
 	g.fs.BoolVar(&g.protect, "protect-tests", false, "refuse edits of the visible test file")
 	g.fs.BoolVar(&g.patches, "patches", false, "menu edits are candidate patches of the module at reset, each followed by the visible tests")
-	g.fs.IntVar(&g.workers, "workers", 0, "warm sandbox workers (0: one per CPU)")
+	g.fs.IntVar(&g.workers, "workers", 0, "sandbox workers (0: one per CPU)")
 	g.fs.StringVar(&g.mode, "sandbox", "auto", "sandbox mode: auto, namespaces or rlimits")
 	g.fs.StringVar(&g.actions, "actions", "", "file of actions, one per line (run)")
 	g.fs.BoolVar(&g.all, "all", false, "also show hidden tests and the reference fix (show)")
 	g.fs.Float64Var(&g.seconds, "seconds", 3, "seconds per bench mode")
 	g.fs.Uint64Var(&g.seed, "seed", 1, "generator seed (generate)")
-	g.fs.BoolVar(&g.warmHide, "warm-hidden", false, "run hidden tests in a warm worker instead of a fresh process")
 	return g
 }
 
@@ -104,7 +102,7 @@ func (g *gymFlags) config() (gym.Config, error) {
 		return gym.Config{}, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return gym.Config{Reward: mode, MaxTurns: g.turns, MaxTokens: g.tokens, AllowExploit: g.exploit,
-		ProtectTests: g.protect, WarmHidden: g.warmHide, TryPatches: g.patches}, nil
+		ProtectTests: g.protect, TryPatches: g.patches}, nil
 }
 
 func (g *gymFlags) task(pos []string) (*gym.Task, error) {
@@ -366,9 +364,8 @@ func gymBench(g *gymFlags) error {
 	for _, r := range res {
 		fmt.Printf("%-7s %8d runs in %5.1f s: %10.1f runs/s\n", r.Name, r.Runs, r.Seconds, r.RunsPerSec)
 	}
-	cold, fresh, warm, cached := res[0], res[1], res[2], res[3]
-	fmt.Printf("fresh/cold: %.1fx   warm/cold: %.0fx   cached/warm: %.0fx\n",
-		fresh.RunsPerSec/cold.RunsPerSec, warm.RunsPerSec/cold.RunsPerSec, cached.RunsPerSec/warm.RunsPerSec)
+	cold, fresh, cached := res[0], res[1], res[2]
+	fmt.Printf("fresh/cold: %.1fx   cached/fresh: %.0fx\n", fresh.RunsPerSec/cold.RunsPerSec, cached.RunsPerSec/fresh.RunsPerSec)
 	return nil
 }
 

@@ -294,6 +294,8 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		fmt.Fprintf(out, "TinyAgent patched again after %d of %d patches that passed the visible tests and after %d of %d that failed (all splits)\n",
 			uses.EditsAfterPass, uses.AfterPass, uses.EditsAfterFail, uses.AfterFail)
 	}
+	st := pool.Stats()
+	fmt.Fprintf(out, "sandbox: %d runs, each in a new process; %d answered from the memo\n", st.Runs, st.Cached)
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
 }

@@ -47,8 +47,9 @@ func benchPool(b *testing.B) *Pool {
 	return p
 }
 
-// BenchmarkRunWarm measures uncached runs on the warm workers, one goroutine per worker.
-func BenchmarkRunWarm(b *testing.B) {
+// BenchmarkRun measures uncached runs, each in a process forked from a worker, one goroutine
+// per worker.
+func BenchmarkRun(b *testing.B) {
 	p := benchPool(b)
 	var n atomic.Int64
 	b.SetParallelism(1)
@@ -76,23 +77,6 @@ func BenchmarkRunCached(b *testing.B) {
 		for pb.Next() {
 			r, err := p.Run(req)
 			if err != nil || !r.Cached {
-				b.Errorf("run: %v %+v", err, r)
-				return
-			}
-		}
-	})
-}
-
-// BenchmarkRunFresh measures runs in a child forked from a pristine worker (what submit uses).
-func BenchmarkRunFresh(b *testing.B) {
-	p := benchPool(b)
-	var n atomic.Int64
-	b.SetParallelism(1)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			r, err := p.RunFresh(benchRequest(n.Add(1)))
-			if err != nil || !r.AllPassed() {
 				b.Errorf("run: %v %+v", err, r)
 				return
 			}

@@ -47,7 +47,7 @@ func (m Mode) String() string {
 
 // Options configures a Pool. The zero value is usable: every field has a default.
 type Options struct {
-	Workers      int           // warm workers, and as many pristine ones for RunFresh; default runtime.GOMAXPROCS(0), at most 60
+	Workers      int           // worker processes, each forking one child per run; default runtime.GOMAXPROCS(0), at most 60
 	Python       string        // interpreter; default /usr/bin/python3
 	Mode         Mode          // default ModeAuto
 	Timeout      time.Duration // wall-clock limit of one run; default 2s
@@ -72,7 +72,7 @@ func (o *Options) fill() {
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}
-	// Each pool owns 256 host uids: two per slot, 2*Workers+4 slots.
+	// Each pool owns 256 host uids: two per slot, Workers+4 slots.
 	o.Workers = min(o.Workers, 60)
 	if o.Python == "" {
 		o.Python = "/usr/bin/python3"
@@ -106,11 +106,14 @@ func (o *Options) fill() {
 	}
 }
 
-// Request is one test run: a module and the tests that import it.
+// Request is one test run: a module and the tests that call it.
 type Request struct {
-	Module    string // module name the tests import, e.g. "clamp"
-	Source    string // the module's source
-	Tests     string // the test file's source; its test* functions are run in order
+	Module string // module name the tests import, e.g. "clamp"
+	Source string // the module's source
+	// Tests is the test file. The judge reads it and never runs it (see readTests for what it
+	// reads): its test* functions are the tests, in order, and each check(...) or assert in them
+	// is a call of the module's function with literal arguments and the value it must return.
+	Tests     string
 	TestsFile string // file name shown in messages; default "test.py"
 	NoCache   bool   // always execute, even when an identical run is memoized
 }
@@ -121,7 +124,7 @@ type Status string
 const (
 	StatusOK          Status = "ok"           // module and tests loaded; see Tests
 	StatusModuleError Status = "module_error" // the module raised while loading (syntax error included)
-	StatusTestsError  Status = "tests_error"  // the test file raised while loading
+	StatusTestsError  Status = "tests_error"  // the test file cannot be read, or calls a function the module lacks
 	StatusTimeout     Status = "timeout"      // the run exceeded Options.Timeout
 	StatusCrashed     Status = "crashed"      // the interpreter died (os._exit, segfault, kill)
 )
@@ -140,8 +143,10 @@ type Result struct {
 	Tests           []TestResult
 	Output          string // captured stdout and stderr, at most Options.OutputCap characters
 	OutputTruncated bool
-	Cached          bool   // served from the memo without running
-	Tainted         string // non-empty when the worker was replaced after this run, and why
+	Cached          bool // served from the memo without running
+	// Tainted is non-empty when the worker itself (not the run's process, which is always
+	// discarded) was replaced after this run, and why: it hung or died.
+	Tainted string
 }
 
 // Passed counts passing tests.
@@ -172,20 +177,19 @@ func (r *Result) FirstFailure() *TestResult {
 
 // Stats counts what a Pool did.
 type Stats struct {
-	Runs     int64 // runs executed in a worker (warm or fresh)
+	Runs     int64 // runs executed, each in a new process
 	Cached   int64 // runs answered from the memo
 	Restarts int64 // workers replaced after a timeout, crash or taint
 	Timeouts int64
 }
 
-// Pool is a set of warm, confined Python workers. It is safe for concurrent use; each call
-// takes one idle worker.
+// Pool is a set of confined Python workers, each forking a new process per run. It is safe for
+// concurrent use; each call takes one idle worker.
 type Pool struct {
 	opts    Options
 	mode    Mode
-	idle    chan *slot // warm workers that run tests themselves
-	zygotes chan *slot // pristine workers that fork a child per run (RunFresh)
-	cold    chan int   // slot ids for one-shot workers (RunCold)
+	idle    chan *slot
+	cold    chan int // slot ids for one-shot workers (RunCold)
 	cache   *memo
 	uidBase int
 
@@ -203,7 +207,7 @@ type slot struct {
 
 var poolSeq atomic.Int64
 
-// New starts a pool of warm workers. With ModeAuto it falls back to ModeRlimits, printing a
+// New starts a pool of workers. With ModeAuto it falls back to ModeRlimits, printing a
 // warning to Options.Log, when namespaces are not permitted.
 func New(opts Options) (*Pool, error) {
 	opts.fill()
@@ -220,10 +224,9 @@ func New(opts Options) (*Pool, error) {
 	p.uidBase = 3_000_000 + ((os.Getpid()*16+seq)%100_000)*256
 	const nCold = 4
 	p.idle = make(chan *slot, opts.Workers)
-	p.zygotes = make(chan *slot, opts.Workers)
 	p.cold = make(chan int, nCold)
 	for i := 0; i < nCold; i++ {
-		p.cold <- 2*opts.Workers + i
+		p.cold <- opts.Workers + i
 	}
 	first := &slot{id: 0}
 	if p.mode == ModeAuto {
@@ -245,11 +248,10 @@ func New(opts Options) (*Pool, error) {
 		first.w = w
 	}
 	p.idle <- first
-	// Slots 1..Workers-1 are warm workers, Workers..2*Workers-1 zygotes.
 	var wg sync.WaitGroup
-	errs := make([]error, 2*opts.Workers)
-	slots := make([]*slot, 2*opts.Workers)
-	for i := 1; i < 2*opts.Workers; i++ {
+	errs := make([]error, opts.Workers)
+	slots := make([]*slot, opts.Workers)
+	for i := 1; i < opts.Workers; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -258,12 +260,8 @@ func New(opts Options) (*Pool, error) {
 		}(i)
 	}
 	wg.Wait()
-	for i := 1; i < 2*opts.Workers; i++ {
-		if i < opts.Workers {
-			p.idle <- slots[i]
-		} else {
-			p.zygotes <- slots[i]
-		}
+	for i := 1; i < opts.Workers; i++ {
+		p.idle <- slots[i]
 	}
 	if err := errors.Join(errs...); err != nil {
 		p.Close()
@@ -275,7 +273,7 @@ func New(opts Options) (*Pool, error) {
 // Mode reports the confinement actually in use.
 func (p *Pool) Mode() Mode { return p.mode }
 
-// Workers reports the number of warm workers.
+// Workers reports the number of workers.
 func (p *Pool) Workers() int { return p.opts.Workers }
 
 // Stats returns counters since New.
@@ -283,52 +281,93 @@ func (p *Pool) Stats() Stats {
 	return Stats{Runs: p.runs.Load(), Cached: p.cached.Load(), Restarts: p.restarts.Load(), Timeouts: p.timeouts.Load()}
 }
 
-// Run executes req in a warm worker, or answers it from the memo.
+// Run executes req in a new process forked from a pristine worker, or answers it from the memo.
+// The process that runs the module never sees the expected values: it returns what the calls
+// returned, and the judge compares them here.
 func (p *Pool) Run(req Request) (*Result, error) {
-	var key string
-	if p.cache != nil && !req.NoCache {
-		key = hashKey("run", req.Module, req.Source, req.TestsFile, req.Tests)
-		if r, ok := p.cache.get(key); ok {
-			p.cached.Add(1)
-			r.Cached = true
-			return r, nil
-		}
-	}
-	res, err := p.withWorker(func(w *worker) (*Result, error) { return w.run(req, p.opts) })
+	rs, err := p.RunAll(req)
 	if err != nil {
 		return nil, err
 	}
-	if key != "" && p.memoizable(res) {
-		p.cache.put(key, res)
-	}
-	return res, nil
+	return rs[0], nil
 }
 
-// RunFresh executes req in a fresh process: a child forked from a pristine worker that never
-// ran a test, so the outcome cannot depend on anything an earlier run did to an interpreter.
-// The child and everything it starts are killed after the run. Results are memoized apart from
-// warm runs.
-func (p *Pool) RunFresh(req Request) (*Result, error) {
-	var key string
-	if p.cache != nil && !req.NoCache {
-		key = hashKey("fresh", req.Module, req.Source, req.TestsFile, req.Tests)
-		if r, ok := p.cache.get(key); ok {
-			p.cached.Add(1)
-			r.Cached = true
-			return r, nil
+// RunAll runs several test files on one module: the requests must share Module and Source. The
+// ones not memoized run together in one new process, where the module loads once, and each gets
+// its own Result, in order.
+func (p *Pool) RunAll(reqs ...Request) ([]*Result, error) {
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	results := make([]*Result, len(reqs))
+	keys := make([]string, len(reqs))
+	var todo []int
+	var files [][]testSpec
+	for i, req := range reqs {
+		if req.Module != reqs[0].Module || req.Source != reqs[0].Source {
+			return nil, errors.New("sandbox: RunAll needs requests of one module and source")
+		}
+		if p.cache != nil && !req.NoCache {
+			keys[i] = hashKey("run", req.Module, req.Source, req.TestsFile, req.Tests)
+			if r, ok := p.cache.get(keys[i]); ok {
+				p.cached.Add(1)
+				r.Cached = true
+				results[i] = r
+				continue
+			}
+		}
+		tests, err := readTests(req.Tests, testsFile(req))
+		if err != nil {
+			results[i] = &Result{Status: StatusTestsError, Error: err.Error()}
+			continue
+		}
+		todo = append(todo, i)
+		files = append(files, tests)
+	}
+	if len(todo) == 0 {
+		return results, nil
+	}
+	var ran []*Result
+	_, err := p.withWorker(func(w *worker) (*Result, error) {
+		var err error
+		ran, err = w.run(reqs[0], files, p.opts)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range ran {
+			if r.Tainted != "" {
+				return r, nil
+			}
+		}
+		return ran[len(ran)-1], nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range todo {
+		results[i] = ran[j]
+		if keys[i] != "" && p.memoizable(ran[j]) {
+			p.cache.put(keys[i], ran[j])
 		}
 	}
-	res, err := p.withSlot(p.zygotes, func(w *worker) (*Result, error) { return w.fresh(req, p.opts) })
-	if err == nil && key != "" && p.memoizable(res) {
-		p.cache.put(key, res)
-	}
-	return res, err
+	return results, nil
 }
 
-// RunCold executes req in a newly started, confined interpreter that is discarded afterwards:
-// what one process per run costs. Never memoized; it is the baseline the benchmarks compare
+func testsFile(req Request) string {
+	if req.TestsFile == "" {
+		return "test.py"
+	}
+	return req.TestsFile
+}
+
+// RunCold executes req with a newly started, confined worker that is discarded afterwards: what
+// starting an interpreter per run costs. Never memoized; it is the baseline the benchmarks compare
 // against.
 func (p *Pool) RunCold(req Request) (*Result, error) {
+	tests, err := readTests(req.Tests, testsFile(req))
+	if err != nil {
+		return &Result{Status: StatusTestsError, Error: err.Error()}, nil
+	}
 	id := <-p.cold
 	defer func() { p.cold <- id }()
 	w, err := p.start(id)
@@ -337,7 +376,11 @@ func (p *Pool) RunCold(req Request) (*Result, error) {
 	}
 	defer w.kill()
 	p.runs.Add(1)
-	return w.run(req, p.opts)
+	rs, err := w.run(req, [][]testSpec{tests}, p.opts)
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
 }
 
 // memoizable reports whether a result can be memoized: runs that timed out or crashed may go
@@ -389,15 +432,11 @@ func syntaxFrom(r *Result) *SyntaxError {
 }
 
 func (p *Pool) withWorker(f func(*worker) (*Result, error)) (*Result, error) {
-	return p.withSlot(p.idle, f)
-}
-
-func (p *Pool) withSlot(slots chan *slot, f func(*worker) (*Result, error)) (*Result, error) {
-	s, ok := <-slots
+	s, ok := <-p.idle
 	if !ok {
 		return nil, errors.New("sandbox: pool is closed")
 	}
-	defer func() { slots <- s }()
+	defer func() { p.idle <- s }()
 	if s.w == nil {
 		w, err := p.start(s.id)
 		if err != nil {
@@ -427,15 +466,13 @@ func (p *Pool) Close() {
 	}
 	p.closed = true
 	p.mu.Unlock()
-	for _, slots := range []chan *slot{p.idle, p.zygotes} {
-		for i := 0; i < p.opts.Workers; i++ {
-			s := <-slots
-			if s != nil && s.w != nil {
-				s.w.kill()
-			}
+	for i := 0; i < p.opts.Workers; i++ {
+		s := <-p.idle
+		if s != nil && s.w != nil {
+			s.w.kill()
 		}
-		close(slots)
 	}
+	close(p.idle)
 	for i := 0; i < cap(p.cold); i++ {
 		<-p.cold
 	}

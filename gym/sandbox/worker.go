@@ -15,8 +15,8 @@ import (
 	"time"
 )
 
-// worker is one confined Python process speaking the length-prefixed JSON protocol of
-// worker.py over two pipes.
+// worker is one confined Python process, a zygote that forks a child per run, speaking the
+// length-prefixed protocol of worker.py over two pipes.
 type worker struct {
 	cmd     *exec.Cmd
 	reqW    *os.File
@@ -187,58 +187,115 @@ func groupAlive(pgid int) bool {
 	return false
 }
 
-func (w *worker) run(req Request, o Options) (*Result, error) {
-	file := req.TestsFile
-	if file == "" {
-		file = "test.py"
+// run has the worker fork a child that makes the calls of every test file in files on the
+// module, loaded afresh for each file, and judges what the child returned: one Result per file.
+// The worker enforces each file's time limit itself, so the Go side only waits longer in case
+// the worker itself is stuck.
+func (w *worker) run(req Request, files [][]testSpec, o Options) ([]*Result, error) {
+	secs := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64)
+	fields := []string{"run", req.Module, req.Source, strconv.Itoa(o.OutputCap), secs}
+	for _, tests := range files {
+		n := 0
+		for _, t := range tests {
+			n += len(t.calls)
+		}
+		fields = append(fields, strconv.Itoa(n))
+		for _, t := range tests {
+			for _, c := range t.calls {
+				fields = append(fields, c.fn, c.args)
+			}
+		}
 	}
-	return w.call([]string{"run", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap), "0"}, o.Timeout)
+	if _, err := w.reqW.Write(pack(fields)); err != nil {
+		return same(len(files), &Result{Status: StatusCrashed, Error: "worker exited before the run: " + lastLine(w.out.String()), Tainted: "crashed"}), nil
+	}
+	deadline := time.Now().Add(o.Timeout*time.Duration(len(files)) + 5*time.Second)
+	results := make([]*Result, len(files))
+	for i, tests := range files {
+		resp, err := w.recv(time.Until(deadline))
+		if err != nil {
+			r := &Result{Status: StatusCrashed, Error: "the sandbox worker died during the run: " + lastLine(w.out.String()), Tainted: "crashed"}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				r = &Result{Status: StatusTimeout, Error: "the sandbox worker stopped answering", Tainted: "timeout"}
+			}
+			for j := i; j < len(files); j++ {
+				results[j] = r
+			}
+			return results, nil
+		}
+		r, outs, err := parseAnswer(resp)
+		if err != nil {
+			return nil, err
+		}
+		if r.Status == StatusOK {
+			for _, o := range outs {
+				if o.kind == "missing" {
+					r.Status, r.Error = StatusTestsError, o.text
+					break
+				}
+			}
+		}
+		if r.Status == StatusOK {
+			n := 0
+			for _, t := range tests {
+				n += len(t.calls)
+			}
+			if len(outs) != n {
+				return nil, fmt.Errorf("sandbox: the worker answered %d calls of %d", len(outs), n)
+			}
+			r.Tests = judge(tests, outs)
+		}
+		results[i] = r
+	}
+	// The worker ends its answer with why it can no longer be trusted, if it cannot.
+	done, err := w.recv(time.Until(deadline))
+	if err != nil || len(done) != 2 || done[0] != "done" {
+		done = []string{"done", "the worker did not finish its answer"}
+	}
+	if done[1] != "" {
+		for _, r := range results {
+			r.Tainted = done[1]
+		}
+	}
+	return results, nil
 }
 
-// fresh asks a pristine worker to fork a child for the run; the worker enforces the time limit
-// itself, so the Go side only waits longer in case the worker itself is stuck.
-func (w *worker) fresh(req Request, o Options) (*Result, error) {
-	file := req.TestsFile
-	if file == "" {
-		file = "test.py"
+func same(n int, r *Result) []*Result {
+	rs := make([]*Result, n)
+	for i := range rs {
+		rs[i] = r
 	}
-	secs := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64)
-	res, err := w.call([]string{"fresh", req.Module, req.Source, req.Tests, file, strconv.Itoa(o.OutputCap), secs}, o.Timeout+5*time.Second)
-	if err == nil && res.Status == StatusTimeout && res.Tainted == "" {
-		res.Error = fmt.Sprintf("timed out after %v", o.Timeout)
+	return rs
+}
+
+// parseAnswer reads one file's answer: status, error, output, truncated, the number of calls,
+// then each call's outcome.
+func parseAnswer(resp []string) (*Result, []outcome, error) {
+	if len(resp) < 5 {
+		return nil, nil, fmt.Errorf("sandbox: malformed answer of %d fields", len(resp))
 	}
-	return res, err
+	n, err := strconv.Atoi(resp[4])
+	if err != nil || len(resp) != 5+2*n {
+		return nil, nil, fmt.Errorf("sandbox: malformed answer of %d fields", len(resp))
+	}
+	r := &Result{Status: Status(resp[0]), Error: resp[1], Output: resp[2], OutputTruncated: resp[3] == "1"}
+	outs := make([]outcome, n)
+	for i := range outs {
+		outs[i] = outcome{kind: resp[5+2*i], text: resp[6+2*i]}
+	}
+	return r, outs, nil
 }
 
 func (w *worker) check(name, src string, o Options) (*Result, error) {
-	return w.call([]string{"check", name, src, "", "", "0", "0"}, o.Timeout)
-}
-
-// call sends one request and waits at most timeout for its answer. A timeout or a dead
-// interpreter is a Result (the worker is then tainted), not an error; errors are reserved for
-// a sandbox that cannot be used at all.
-func (w *worker) call(fields []string, timeout time.Duration) (*Result, error) {
-	if _, err := w.reqW.Write(pack(fields)); err != nil {
-		return &Result{Status: StatusCrashed, Error: "worker exited before the run: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
+	if _, err := w.reqW.Write(pack([]string{"check", name, src, "0", "0"})); err != nil {
+		return &Result{Status: StatusCrashed, Error: "worker exited: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
 	}
-	resp, err := w.recv(timeout)
+	resp, err := w.recv(o.Timeout)
 	if err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return &Result{Status: StatusTimeout, Error: fmt.Sprintf("timed out after %v", timeout), Tainted: "timeout"}, nil
-		}
-		return &Result{Status: StatusCrashed, Error: "the Python process died during the run: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
+		return &Result{Status: StatusTimeout, Error: "the sandbox worker stopped answering", Tainted: "timeout"}, nil
 	}
-	if len(resp) < 5 || (len(resp)-5)%3 != 0 {
-		return nil, fmt.Errorf("sandbox: malformed response of %d fields", len(resp))
-	}
-	res := &Result{Status: Status(resp[0]), Error: resp[1], Output: resp[2], OutputTruncated: resp[3] == "1", Tainted: resp[4]}
-	for i := 5; i < len(resp); i += 3 {
-		res.Tests = append(res.Tests, TestResult{Name: resp[i], Passed: resp[i+1] == "1", Message: resp[i+2]})
-	}
-	if res.Status == "worker_error" {
-		res.Status, res.Tainted = StatusCrashed, "worker error: "+res.Error
-	}
-	return res, nil
+	r, _, err := parseAnswer(resp)
+	return r, err
 }
 
 // pack frames fields as worker.py expects: a length-prefixed frame of length-prefixed strings.
