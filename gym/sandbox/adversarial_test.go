@@ -28,8 +28,10 @@ type attack struct {
 
 const trivialModule = "def f(x):\n    return x\n"
 
-// okTests is a test file a trivial module passes.
-const okTests = "from m import f\n\n\ndef test_1():\n    check(\"f(2)\", f(2), 2)\n"
+// okTests is a test file a trivial module passes. Like every test file here it is also a Python
+// test file (it imports what it calls, and defines check), so that the same attacks can be tried
+// against a runner that executes tests beside the module.
+const okTests = "from m import f\n\n\ndef check(call, got, want):\n    assert got == want\n\n\ndef test_1():\n    check(\"f(2)\", f(2), 2)\n"
 
 func failedWith(t *testing.T, r *Result, want ...string) {
 	t.Helper()
@@ -77,7 +79,7 @@ func attacks(t *testing.T) []attack {
 		{name: "memory bomb", memory: 160 << 20, timeout: 10 * time.Second,
 			module: "def big():\n    return len(bytearray(4 * 1024 ** 3))\n\n" +
 				"def grow():\n    l = []\n    while True:\n        l.append(bytearray(4 * 10 ** 6))\n",
-			tests: "def test_big():\n    assert big() == 0\n\ndef test_grow():\n    assert grow() == 0\n",
+			tests: "from m import *\n\ndef test_big():\n    assert big() == 0\n\ndef test_grow():\n    assert grow() == 0\n",
 			check: func(t *testing.T, r *Result) {
 				allFailed(t, r, 2)
 				for _, tr := range r.Tests {
@@ -90,7 +92,7 @@ func attacks(t *testing.T) []attack {
 			module: "import os, time\n\ndef f(x):\n    n = 0\n    while n < 1000:\n        try:\n            pid = os.fork()\n" +
 				"        except OSError:\n            break\n        if pid == 0:\n            os.setsid()\n            time.sleep(1000)\n        n += 1\n" +
 				"    return n\n",
-			tests: "def test_1():\n    assert f(1) == -1\n",
+			tests: "from m import *\n\ndef test_1():\n    assert f(1) == -1\n",
 			check: func(t *testing.T, r *Result) {
 				failedWith(t, r, "returned")
 				var n int
@@ -124,7 +126,7 @@ func attacks(t *testing.T) []attack {
 				"def passwd():\n    return open('/etc/passwd').read()\n\n" +
 				"def root():\n    return sorted(os.listdir('/'))\n\n" +
 				"def write_usr():\n    open('/usr/evil', 'w')\n",
-			tests: "def test_secret():\n    assert secret() == ''\n\ndef test_passwd():\n    assert passwd() == ''\n\n" +
+			tests: "from m import *\n\ndef test_secret():\n    assert secret() == ''\n\ndef test_passwd():\n    assert passwd() == ''\n\n" +
 				"def test_root():\n    assert root() == ['bin', 'dev', 'lib', 'lib64', 'tmp', 'usr']\n\n" +
 				"def test_write_usr():\n    assert write_usr() == None\n",
 			check: func(t *testing.T, r *Result) {
@@ -306,6 +308,9 @@ func networkAttack(t *testing.T) (string, func(*testing.T, *Result)) {
 	}
 }
 
+// checkHelper is the check function of the gym's test files, for the runners that execute them.
+const checkHelper = "def check(call, got, want):\n    assert got == want, \"%s returned %r, expected %r\" % (call, got, want)\n\n\n"
+
 // forger rewrites, in memory, every function a runner could use to report a result: the
 // reporting function of the runner that ran tests beside the module (response_fields) and the
 // encoder of this one (encode). It rebinds them for this run and replaces their code in place for
@@ -390,7 +395,7 @@ func TestNestedNamespaces(t *testing.T) {
 	defer p.Close()
 	skipWeak(t, p, ModeAuto, "nested namespaces")
 	probe := "import os, socket\n\ndef who():\n    return [os.getuid(), socket.gethostname()]\n"
-	tests := "def test_who():\n    assert who() == []\n"
+	tests := "from m import *\n\n" + checkHelper + "def test_who():\n    check('who()', who(), [])\n"
 	identity := func() string {
 		r, err := p.Run(Request{Module: "m", Source: probe, Tests: tests, NoCache: true})
 		if err != nil || r.Status != StatusOK || len(r.Tests) != 1 {
@@ -404,8 +409,11 @@ func TestNestedNamespaces(t *testing.T) {
 _libc = ctypes.CDLL(None, use_errno=True)
 if _libc.unshare(0x10000000 | 0x04000000) != 0:  # CLONE_NEWUSER | CLONE_NEWUTS
     raise OSError(ctypes.get_errno(), 'unshare')
-with open('/proc/self/uid_map', 'w') as f:
-    f.write('0 %d 1' % os.getuid())
+try:
+    with open('/proc/self/uid_map', 'w') as f:  # /proc is not mounted in the sandbox
+        f.write('0 %d 1' % os.getuid())
+except OSError:
+    pass
 _libc.sethostname(b'evil', 4)
 
 
@@ -539,6 +547,7 @@ def bad_str():
 		{"cycle()", "[1, [1]]"}, {"deep()", "[]"}, {"huge()", "[]"}, {"bad_str()", "None"},
 	}
 	var tests strings.Builder
+	tests.WriteString("from m import *\n\n\n")
 	for i, c := range calls {
 		fmt.Fprintf(&tests, "def test_%d():\n    assert %s == %s\n\n\n", i+1, c.call, c.want)
 	}
@@ -605,7 +614,7 @@ def found():
     return [sorted(os.listdir('.')), _libc.shmget(4242, 0, 0) >= 0, 'LEFT' in os.environ,
             signal.getsignal(signal.SIGTERM) == signal.SIG_IGN]
 `
-	r, err := p.Run(Request{Module: "m", Source: leave, Tests: "def test_1():\n    assert leave() == []\n", NoCache: true})
+	r, err := p.Run(Request{Module: "m", Source: leave, Tests: "from m import *\n\n" + checkHelper + "def test_1():\n    check('leave()', leave(), [])\n", NoCache: true})
 	if err != nil || r.Status != StatusOK || len(r.Tests) != 1 {
 		t.Fatalf("leaving state: %v %+v", err, r)
 	}
@@ -615,7 +624,7 @@ def found():
 	if n := settled(t, p, before); n != before {
 		t.Fatalf("%d processes of the pool after the run, %d before", n, before)
 	}
-	r, err = p.Run(Request{Module: "m", Source: probe, Tests: "def test_1():\n    assert found() == [[], False, False, False]\n", NoCache: true})
+	r, err = p.Run(Request{Module: "m", Source: probe, Tests: "from m import *\n\ndef test_1():\n    assert found() == [[], False, False, False]\n", NoCache: true})
 	if err != nil || !r.AllPassed() {
 		t.Fatalf("the next run found state of the one before: %v %+v", err, r)
 	}
