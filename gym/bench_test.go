@@ -3,11 +3,11 @@ package gym
 import "testing"
 
 // BenchmarkRunEpisode measures whole scripted episodes (test, the fixing menu edit, test,
-// submit with hidden tests in a warm worker), as a training loop would run them. The memo is
+// submit), as a training loop would run them. The memo is
 // on, so repeated episodes measure the gym's own overhead more than Python.
 func BenchmarkRunEpisode(b *testing.B) {
 	all := tasks(b)
-	env := NewEnv(pool(b), Config{WarmHidden: true})
+	env := NewEnv(pool(b), Config{})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		task := all[i%len(all)]

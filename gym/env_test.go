@@ -63,7 +63,7 @@ func TestScriptedEpisode(t *testing.T) {
 // TestMenuEpisode solves every task with the one menu edit that undoes its bug.
 func TestMenuEpisode(t *testing.T) {
 	for _, task := range tasks(t) {
-		env := NewEnv(pool(t), Config{WarmHidden: true})
+		env := NewEnv(pool(t), Config{})
 		env.Reset(task)
 		ref, ok := FixEdit(task)
 		if !ok {
@@ -306,7 +306,7 @@ func TestActionString(t *testing.T) {
 // may come back as an error observation.
 func TestActionsAreWellFormed(t *testing.T) {
 	task := tasks(t)[0]
-	env := NewEnv(pool(t), Config{AllowExploit: true, WarmHidden: true})
+	env := NewEnv(pool(t), Config{AllowExploit: true})
 	env.Reset(task)
 	acts := env.Actions()
 	if len(acts) < 5 {
@@ -321,7 +321,7 @@ func TestActionsAreWellFormed(t *testing.T) {
 // TestObsActionsMatchEnv: a policy sees only the observation, yet StructObs.Actions must list
 // exactly what the environment accepts, before and after an edit changes the menu.
 func TestObsActionsMatchEnv(t *testing.T) {
-	env := NewEnv(pool(t), Config{WarmHidden: true})
+	env := NewEnv(pool(t), Config{})
 	strs := func(as []Action) []string {
 		var s []string
 		for _, a := range as {
@@ -416,7 +416,7 @@ func TestTryPatches(t *testing.T) {
 	if !ok {
 		t.Fatalf("%s has no menu fix", task.ID)
 	}
-	env := NewEnv(pool(t), Config{TryPatches: true, WarmHidden: true})
+	env := NewEnv(pool(t), Config{TryPatches: true})
 	reset := env.Reset(task).Struct
 	menu := reset.Menu
 	if !reset.Patches {
@@ -451,7 +451,7 @@ func TestTryPatches(t *testing.T) {
 		t.Fatalf("reward %v after the fixing patch", st.Reward)
 	}
 	// Without TryPatches a menu edit runs no tests: the summary of the earlier run goes stale.
-	env = NewEnv(pool(t), Config{WarmHidden: true})
+	env = NewEnv(pool(t), Config{})
 	if env.Reset(task).Struct.Patches {
 		t.Fatal("StructObs.Patches is set without TryPatches")
 	}
