@@ -11,8 +11,7 @@ import (
 )
 
 // gymFixture loads the tasks and starts a sandbox whose runs are cut at limit (0: its default of
-// 2 s). A short limit is only safe where every run is warm (WarmHidden): a fresh interpreter on a
-// busy machine can need more.
+// 2 s). A short limit is only safe for runs known to be quick: a busy machine can slow any run.
 func gymFixture(t *testing.T, limit time.Duration) ([]*gym.Task, *sandbox.Pool) {
 	t.Helper()
 	tasks, err := gym.LoadTasks("../datasets/bugfix")
@@ -128,7 +127,7 @@ func TestPlayEpisode(t *testing.T) {
 func TestBaselines(t *testing.T) {
 	tasks, pool := gymFixture(t, 250*time.Millisecond)
 	dev := gym.Filter(tasks, gym.Dev, "")
-	env := gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: 12, WarmHidden: true})
+	env := gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: 12})
 
 	oracle, err := EvalGym(env, dev, OracleFix, 1, 1)
 	if err != nil {
@@ -185,7 +184,7 @@ func TestEditTestRevert(t *testing.T) {
 				}
 			}
 		}
-		env := gym.NewEnv(pool, gym.Config{MaxTurns: 3*n + 2, WarmHidden: true})
+		env := gym.NewEnv(pool, gym.Config{MaxTurns: 3*n + 2})
 		policy := EditTestRevert(task, rand.New(rand.NewPCG(5, 0)))
 		obs := env.Reset(task)
 		var tools []string
@@ -222,7 +221,7 @@ func TestPatchSearch(t *testing.T) {
 	tasks, pool := gymFixture(t, 250*time.Millisecond)
 	for i, task := range gym.Filter(tasks, gym.Dev, "")[:3] {
 		n := len(gym.NewEnv(nil, gym.Config{}).Reset(task).Struct.MenuActions())
-		env := gym.NewEnv(pool, gym.Config{TryPatches: true, MaxTurns: n + 1, WarmHidden: true})
+		env := gym.NewEnv(pool, gym.Config{TryPatches: true, MaxTurns: n + 1})
 		ep, err := PlayEpisode(env, task, PatchSearch(task, rand.New(rand.NewPCG(1, uint64(i)))))
 		if err != nil {
 			t.Fatal(err)

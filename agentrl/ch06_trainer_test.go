@@ -30,7 +30,7 @@ func tinyWeights(t *testing.T, a *TinyAgent) [][]float32 {
 
 func TestTinyTrainerResumesExactly(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
-	cfg := TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:6], Env: gym.Config{MaxTurns: 3, WarmHidden: true},
+	cfg := TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:6], Env: gym.Config{MaxTurns: 3},
 		Groups: 2, GroupSize: 4, LR: 1e-2, Advantage: GroupBaseline(true), Loss: PGLoss(0.01), Seed: 3}
 	newTrainer := func() *TinyTrainer {
 		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
@@ -92,7 +92,7 @@ func TestTinyTrainerStopsAtNaN(t *testing.T) {
 		return graph.Add(loss, graph.Log(graph.Neg(graph.OnesLike(loss)))), nil // log(−1)
 	}
 	tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:2],
-		Env: gym.Config{MaxTurns: 2, WarmHidden: true}, Groups: 1, GroupSize: 2, LR: 1e-3,
+		Env: gym.Config{MaxTurns: 2}, Groups: 1, GroupSize: 2, LR: 1e-3,
 		Advantage: GroupBaseline(false), Loss: nan, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestTinyTrainerStopsAtNaN(t *testing.T) {
 func TestFixedShapeIsInert(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
 	train := gym.Filter(tasks, gym.Train, "")[:4]
-	env := gym.Config{MaxTurns: 3, WarmHidden: true}
+	env := gym.Config{MaxTurns: 3}
 	var trainers []*TinyTrainer
 	for _, fixed := range []bool{false, true} {
 		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
@@ -230,7 +230,7 @@ func TestEvalCountsPatchUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := EvalTinyAgent(agent, pool, dev, 4, gym.Config{MaxTurns: 2, WarmHidden: true, SubmitAtLimit: true, TryPatches: true}, false, 3)
+	ev, err := EvalTinyAgent(agent, pool, dev, 4, gym.Config{MaxTurns: 2, SubmitAtLimit: true, TryPatches: true}, false, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestEvalCountsPatchUse(t *testing.T) {
 		t.Errorf("patch interface: first calls %v, after a pass %d (%d edits), after a failure %d (%d edits)",
 			ev.FirstCall, ev.AfterPass, ev.EditsAfterPass, ev.AfterFail, ev.EditsAfterFail)
 	}
-	ev, err = EvalTinyAgent(agent, pool, dev, 4, gym.Config{MaxTurns: 2, WarmHidden: true, SubmitAtLimit: true}, false, 3)
+	ev, err = EvalTinyAgent(agent, pool, dev, 4, gym.Config{MaxTurns: 2, SubmitAtLimit: true}, false, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestNamedInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	train := gym.Filter(tasks, gym.Train, "")[:2]
-	eps, err := TinyRollout(agent, pool, []*gym.Task{train[0], train[0], train[1], train[1]}, TinyRolloutConfig{Env: gym.Config{MaxTurns: 3, WarmHidden: true}, Temperature: 1, Seed: 1})
+	eps, err := TinyRollout(agent, pool, []*gym.Task{train[0], train[0], train[1], train[1]}, TinyRolloutConfig{Env: gym.Config{MaxTurns: 3}, Temperature: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

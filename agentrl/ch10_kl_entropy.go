@@ -251,7 +251,7 @@ func (r TinyRecipe) Validate() error {
 //
 // Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
 func (r TinyRecipe) Env() gym.Config {
-	return gym.Config{MaxTurns: r.Turns, WarmHidden: true, SubmitAtLimit: r.SubmitAtLimit, TryPatches: r.Patches}
+	return gym.Config{MaxTurns: r.Turns, SubmitAtLimit: r.SubmitAtLimit, TryPatches: r.Patches}
 }
 
 // Config is the trainer configuration of the recipe on tasks, for an agent of configuration

@@ -17,10 +17,7 @@ type Config struct {
 	CountTokens  func(string) int // default ApproxTokens
 	AllowExploit bool             // offer the exploit tool
 	ProtectTests bool             // refuse edits of the visible test file
-	// Deprecated: WarmHidden has no effect. It chose a warm worker for the hidden tests; every
-	// run, visible or hidden, now has a new process of its own.
-	WarmHidden   bool
-	MessageChars int // failure messages are cut to this many characters; default 240
+	MessageChars int              // failure messages are cut to this many characters; default 240
 	// SubmitAtLimit submits the module as it stands when the turn limit is reached, as harnesses
 	// that grade the final state of the repository do, instead of ending the episode with reward 0.
 	SubmitAtLimit bool

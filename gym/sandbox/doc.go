@@ -39,7 +39,7 @@
 //
 // A fork per run is what isolation costs: on the machine the course was measured on (a virtual
 // machine where a page fault costs about 12 µs and fork-heavy work does not scale across cores)
-// it is about 75 runs per second, against about 4,500 for the warm workers that ran every test
+// it is about 75 runs per second, against about 5,000 for the warm workers that ran every test
 // in one long-lived interpreter before. The memo answers most runs of a training.
 //
 // Where the kernel refuses namespaces (an unprivileged container), New falls back to
