@@ -51,6 +51,18 @@ func EChartsJS() (string, error) {
 // Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
 var chartsShown int
 
+// between returns the text of s after the first open and before the next close ("" if absent).
+//
+// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
+func between(s, open, close string) string {
+	_, after, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	inside, _, _ := strings.Cut(after, close)
+	return inside
+}
+
 // ChartHTML renders c as one self-contained HTML fragment: the chart's element, the echarts
 // library (run only if the page does not have it yet) and the chart's script.
 //
@@ -82,18 +94,6 @@ func ChartHTML(c Chart) (string, error) {
 	b.WriteString(script)
 	b.WriteString("\n})();\n</script>\n")
 	return b.String(), nil
-}
-
-// between returns the text of s after the first open and before the next close ("" if absent).
-//
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
-func between(s, open, close string) string {
-	_, after, ok := strings.Cut(s, open)
-	if !ok {
-		return ""
-	}
-	inside, _, _ := strings.Cut(after, close)
-	return inside
 }
 
 // ShowChart displays c inline in the notebook. It panics if the echarts library is missing, with

@@ -893,11 +893,6 @@ type TinyBatch struct {
 	Rows                      int
 }
 
-// Batch packs samples for LogProbsGraph.
-//
-// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
-func (a *TinyAgent) Batch(samples []TinySample) (TinyBatch, error) { return a.BatchTo(samples, 0, 0) }
-
 // BatchTo packs samples into a batch of rows rows and width tokens; 0 picks the smallest power
 // of two that fits. A graph compiles once per input shape, and compiling a training step takes
 // seconds: a trainer that always asks for the same shape compiles once.
@@ -958,6 +953,11 @@ func (a *TinyAgent) BatchTo(samples []TinySample, rows, width int) (TinyBatch, e
 	return TinyBatch{IDs: tensors.FromValue(ids), At: tensors.FromValue(at), Targets: tensors.FromValue(targets),
 		Allowed: tensors.FromValue(allowed), Rows: len(samples)}, nil
 }
+
+// Batch packs samples for LogProbsGraph.
+//
+// Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
+func (a *TinyAgent) Batch(samples []TinySample) (TinyBatch, error) { return a.BatchTo(samples, 0, 0) }
 
 // LogProbs recomputes, with one full forward pass per batch, the per-token log-probabilities of
 // sampled calls under the agent's current weights: what a trainer sees.

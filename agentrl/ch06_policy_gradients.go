@@ -153,6 +153,18 @@ type TinyRolloutConfig struct {
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyClock struct{ Sample, Gym time.Duration }
 
+// ValidPrefix counts the leading tokens of a call that TinyAllowed lets through in state obs.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func ValidPrefix(obs gym.StructObs, tokens []int) int {
+	for k, t := range tokens {
+		if !TinyAllowed(obs, tokens[:k])[t] {
+			return k
+		}
+	}
+	return len(tokens)
+}
+
 // TinyRollout plays one episode of agent a on each task, all of them in lockstep: every turn, the calls of all
 // episodes still running are sampled as one batch, then the gym steps run in parallel.
 //
@@ -224,18 +236,6 @@ func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRo
 		active = still
 	}
 	return eps, nil
-}
-
-// ValidPrefix counts the leading tokens of a call that TinyAllowed lets through in state obs.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func ValidPrefix(obs gym.StructObs, tokens []int) int {
-	for k, t := range tokens {
-		if !TinyAllowed(obs, tokens[:k])[t] {
-			return k
-		}
-	}
-	return len(tokens)
 }
 
 // TinyInput is a per-token training input that a later chapter adds by name, without a change
@@ -456,6 +456,15 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Steps() int { return t.step }
 
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func trainMatrix(rows int) [][]float32 {
+	m := make([][]float32, rows)
+	for i := range m {
+		m[i] = make([]float32, TinyMaxCall)
+	}
+	return m
+}
+
 // batch builds the exec's inputs for the calls of eps.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
@@ -531,15 +540,6 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 		in = append(in, m)
 	}
 	return in, nil
-}
-
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func trainMatrix(rows int) [][]float32 {
-	m := make([][]float32, rows)
-	for i := range m {
-		m[i] = make([]float32, TinyMaxCall)
-	}
-	return m
 }
 
 // TinyFit is what the gradient steps on one batch reported.

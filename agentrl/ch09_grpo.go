@@ -157,6 +157,20 @@ type GRPOConfig struct {
 	SequenceRatio     bool        // one ratio per sequence, exp(mean of its token log-ratios) (GSPO)
 }
 
+// grpoPerEpisode sums a per-row value [B] into its episode [E], given the one-hot episode [B,E].
+//
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
+func grpoPerEpisode(episode, rows *graph.Node) *graph.Node {
+	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(rows, -1)), 0)
+}
+
+// grpoPerRow gives each row [B] the value of its episode [E]; padding rows get 0.
+//
+// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
+func grpoPerRow(episode, eps *graph.Node) *graph.Node {
+	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(eps, 0)), -1)
+}
+
 // GRPOLoss returns the clipped surrogate loss −Σ_i w_i Σ_t min(r_{i,t} A_{i,t}, clip(r_{i,t}) A_{i,t}),
 // with r_{i,t} = π_θ/π_old of token t of sequence i and the weights w_i of cfg.Aggregation (see
 // AggregationWeights). A sequence is an episode: every token of every call of it, as in.Episode
@@ -216,20 +230,6 @@ func GRPOLoss(cfg GRPOConfig) TinyLoss {
 			{Name: "ratio", Value: MaskedMean(ratio, mask)},
 		}
 	}
-}
-
-// grpoPerEpisode sums a per-row value [B] into its episode [E], given the one-hot episode [B,E].
-//
-// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
-func grpoPerEpisode(episode, rows *graph.Node) *graph.Node {
-	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(rows, -1)), 0)
-}
-
-// grpoPerRow gives each row [B] the value of its episode [E]; padding rows get 0.
-//
-// Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
-func grpoPerRow(episode, eps *graph.Node) *graph.Node {
-	return graph.ReduceSum(graph.Mul(episode, graph.ExpandAxes(eps, 0)), -1)
 }
 
 // GRPOAdvantage returns GRPO's advantage for TinyAgent: within each group, the episodes' returns
