@@ -309,16 +309,8 @@ func Numbered(src string, from, to int) string {
 	return b.String()
 }
 
-// runVisible runs the visible tests. The hidden tests run in the same process, and their result
-// is only memoized: a submit of this module then starts no process of its own.
 func (e *Env) runVisible() (*sandbox.Result, error) {
-	rs, err := e.pool.RunAll(
-		sandbox.Request{Module: e.task.Module, Source: e.Source(), Tests: e.files[VisibleTestFile], TestsFile: VisibleTestFile},
-		sandbox.Request{Module: e.task.Module, Source: e.Source(), Tests: e.task.HiddenTests, TestsFile: HiddenTestFile})
-	if err != nil {
-		return nil, err
-	}
-	return rs[0], nil
+	return e.pool.Run(sandbox.Request{Module: e.task.Module, Source: e.Source(), Tests: e.files[VisibleTestFile], TestsFile: VisibleTestFile})
 }
 
 func (e *Env) test() (string, error) {

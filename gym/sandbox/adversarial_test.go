@@ -709,3 +709,46 @@ func TestMemoizedTimeouts(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestRunsSeeNoOtherRunsData runs tests whose arguments hold a secret, as hidden tests' do, then
+// a module that searches every object of its process and the worker's request buffer for it: a
+// later run must not learn what an earlier run was asked.
+func TestRunsSeeNoOtherRunsData(t *testing.T) {
+	p, err := New(Options{Workers: 1, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// A long module makes this request longer than the next one, so that the secret would outlive
+	// the next request in a buffer that is not wiped.
+	long := trivialModule + "# " + strings.Repeat("x", 8000) + "\n"
+	r, err := p.Run(Request{Module: "m", Source: long, Tests: "def test_1():\n    assert f('secret-7919') == 'secret-7919'\n", NoCache: true})
+	if err != nil || !r.AllPassed() {
+		t.Fatalf("the run with the secret: %v %+v", err, r)
+	}
+	search := `import gc, sys
+
+_secret = 'secret-' + str(7919)
+
+
+def _holds(x):
+    t = type(x)
+    if t is str:
+        return _secret in x
+    if t in (bytes, bytearray, memoryview):
+        return _secret.encode() in bytes(x)
+    return False
+
+
+def found():
+    hits = 0
+    for o in gc.get_objects():
+        items = o.values() if type(o) is dict else o if type(o) in (list, tuple, set) else ()
+        hits += sum(1 for x in items if _holds(x) and x is not _secret)
+    return [hits, _holds(getattr(sys.modules['__main__'], '_BUF', b''))]
+`
+	r, err = p.Run(Request{Module: "m", Source: search, Tests: "def test_1():\n    assert found() == [0, False]\n", NoCache: true})
+	if err != nil || !r.AllPassed() {
+		t.Fatalf("a later run found the earlier run's arguments: %v %+v", err, r)
+	}
+}

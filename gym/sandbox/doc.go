@@ -31,15 +31,16 @@
 // namespaces are refused to it), loads the module and makes the calls; afterwards the worker
 // kills the child and everything it started and empties the scratch folder. Nothing a run does to
 // memory, namespaces, threads, signal handlers or files reaches the next run. RunAll runs several
-// test files on one module in one such process (the module loaded afresh for each file; the gym
-// runs the hidden tests beside the visible ones and memoizes them, so that a submit seldom forks
-// again). Results are memoized by a hash of their content, and so are timeouts (the same run is
+// test files on one module in one such process, the module loaded afresh for each file (the gym
+// does so at submit, never beside the agent's own test runs, whose output the agent reads). The
+// worker reads each request into one buffer that it wipes after the run and keeps no reference to
+// a run's answers, so a run cannot find what earlier runs were asked or answered. Results are memoized by a hash of their content, and so are timeouts (the same run is
 // taken to time out again) unless Options.RetryTimeouts. RunCold starts a whole new worker per
 // run: the baseline the benchmarks compare against.
 //
 // A fork per run is what isolation costs: on the machine the course was measured on (a virtual
 // machine where a page fault costs about 12 µs and fork-heavy work does not scale across cores)
-// it is about 75 runs per second, against about 5,000 for the warm workers that ran every test
+// it is about 65 runs per second, against about 5,000 for the warm workers that ran every test
 // in one long-lived interpreter before. The memo answers most runs of a training.
 //
 // Where the kernel refuses namespaces (an unprivileged container), New falls back to

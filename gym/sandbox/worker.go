@@ -193,7 +193,7 @@ func groupAlive(pgid int) bool {
 // the worker itself is stuck.
 func (w *worker) run(req Request, files [][]testSpec, o Options) ([]*Result, error) {
 	secs := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64)
-	fields := []string{"run", req.Module, req.Source, strconv.Itoa(o.OutputCap), secs}
+	fields := []string{"run", strconv.Itoa(o.OutputCap), secs, strconv.Itoa(len(files)), req.Module, req.Source}
 	for _, tests := range files {
 		n := 0
 		for _, t := range tests {
@@ -287,7 +287,7 @@ func parseAnswer(resp []string) (*Result, []outcome, error) {
 }
 
 func (w *worker) check(name, src string, o Options) (*Result, error) {
-	if _, err := w.reqW.Write(pack([]string{"check", name, src, "0", "0"})); err != nil {
+	if _, err := w.reqW.Write(pack([]string{"check", name, src})); err != nil {
 		return &Result{Status: StatusCrashed, Error: "worker exited: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
 	}
 	resp, err := w.recv(o.Timeout)

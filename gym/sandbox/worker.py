@@ -11,7 +11,6 @@
 import ast
 import gc
 import io
-import marshal
 import os
 import random
 import resource
@@ -158,17 +157,44 @@ def send(fields):
         data = data[n:]
 
 
-def recv():
+_BUF = bytearray(1 << 16)
+
+
+def recv_frame():
+    """Reads one request frame into a buffer this process reuses and wipes, without copying it
+    anywhere else, and returns a view of it (None at end of input)."""
+    global _BUF
     head = read_exact(4)
     if head is None:
         return None
-    body = read_exact(int.from_bytes(head, "big"))
-    if body is None:
-        return None
-    fields, i = [], 0
-    while i < len(body):
-        n = int.from_bytes(body[i:i + 4], "big")
-        fields.append(body[i + 4:i + 4 + n].decode("utf-8"))
+    n = int.from_bytes(head, "big")
+    if n > len(_BUF):
+        _BUF = bytearray(n)
+    view = memoryview(_BUF)[:n]
+    got = 0
+    while got < n:
+        k = os.readv(REQ_FD, [view[got:]])
+        if k == 0:
+            return None
+        got += k
+    return view
+
+
+def field(frame, k):
+    """Decodes field k of a frame."""
+    i = 0
+    for _ in range(k):
+        i += 4 + int.from_bytes(frame[i:i + 4], "big")
+    n = int.from_bytes(frame[i:i + 4], "big")
+    return bytes(frame[i + 4:i + 4 + n]).decode("utf-8")
+
+
+def fields_of(frame):
+    """Decodes every field of a frame."""
+    data, fields, i = bytes(frame), [], 0
+    while i < len(data):
+        n = int.from_bytes(data[i:i + 4], "big")
+        fields.append(data[i + 4:i + 4 + n].decode("utf-8"))
         i += 4 + n
     return fields
 
@@ -304,28 +330,6 @@ def encode(v):
     return "value", text
 
 
-_ARGS = {}
-
-
-def parse_args(text):
-    """Returns the arguments written in text, marshalled, or None if they are not literals.
-
-    The judge sends the arguments as it read them from the test file. They are parsed here, in the
-    parent, and kept: a run's child then only unmarshals them, which costs it far fewer pages of
-    its own than parsing (every page a child writes is copied), and gives every call objects of its
-    own, as evaluating the literal in a test did."""
-    args = _ARGS.get(text)
-    if args is None:
-        try:
-            args = marshal.dumps(ast.literal_eval("[" + text + "]"))
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            return None
-        if len(_ARGS) > 4096:
-            _ARGS.clear()
-        _ARGS[text] = args
-    return args
-
-
 def run_file(module, code, calls, cap):
     """Loads the module afresh and makes one test file's calls; returns the answer's fields."""
     filename = module + ".py"
@@ -351,7 +355,7 @@ def run_file(module, code, calls, cap):
                 results.append(("missing", "ImportError: cannot import name %r from %r" % (fn, module)))
                 continue
             try:
-                results.append(encode(ns[fn](*marshal.loads(args))))
+                results.append(encode(ns[fn](*args)))
             except BaseException as e:
                 results.append(("raised", describe(e, filename)))
     fields = [status, error, out.value(), "1" if out.truncated else "0", str(len(results))]
@@ -360,14 +364,36 @@ def run_file(module, code, calls, cap):
     return fields
 
 
-def child(w, module, source, files, cap):
-    """The forked child: runs the test files in order and answers after each one."""
+def child(w, fields, start, cap):
+    """The forked child: reads the request (module, source, then per test file its number of
+    calls and each call's function and arguments), runs the files from start on, in order, and
+    answers after each one."""
+    module, source = fields[4], fields[5]
+    files, i = [], 6
+    while i < len(fields):
+        n = int(fields[i])
+        files.append([(fields[i + 1 + 2 * k], fields[i + 2 + 2 * k]) for k in range(n)])
+        i += 1 + 2 * n
+    parsed = []
+    # Arguments are parsed before any module code runs.
+    for calls in files[start:]:
+        out = []
+        for fn, text in calls:
+            try:
+                out.append((fn, ast.literal_eval("[" + text + "]")))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                out = "cannot read the arguments of %s(%s)" % (fn, text[:80])
+                break
+        parsed.append(out)
     try:
         code = compile(source, module + ".py", "exec", dont_inherit=True)
     except BaseException as e:
         code = e
-    for calls in files:
-        data = pack(run_file(module, code, calls, cap))
+    for calls in parsed:
+        if isinstance(calls, str):
+            data = failed("tests_error", calls)
+        else:
+            data = pack(run_file(module, code, calls, cap))
         while data:
             data = data[os.write(w, data):]
 
@@ -387,38 +413,29 @@ def failed(status, error):
     return pack([status, error, "", "0", "0"])
 
 
-def run(module, source, files, cap, timeout):
-    """Runs test files on a module in a child forked from this pristine process and returns one
+def run(frame, nfiles, cap, timeout):
+    """Runs a request's test files in a child forked from this pristine process and returns one
     answer per file.
 
     The child never sees the protocol pipes (it answers through a private pipe), and everything
     it leaves behind is killed before this worker reads the next request. Each file has its own
     time limit; when one times out or kills its process, the files after it get a new one."""
-    parsed = []
-    for calls in files:
-        out = []
-        for fn, text in calls:
-            a = parse_args(text)
-            if a is None:
-                return [failed("tests_error", "cannot read the arguments of %s(%s)" % (fn, text[:80]))] * len(files)
-            out.append((fn, a))
-        parsed.append(out)
     answers = []
-    while len(answers) < len(files):
-        answers += run_child(module, source, parsed[len(answers):], cap, timeout)
+    while len(answers) < nfiles:
+        answers += run_child(frame, len(answers), nfiles, cap, timeout)
     return answers
 
 
-def run_child(module, source, files, cap, timeout):
-    """Forks one child for files and returns the answers it gave, ending with the file it failed
-    on, if it failed."""
+def run_child(frame, start, nfiles, cap, timeout):
+    """Forks one child for the files from start on and returns the answers it gave, ending with
+    the file it failed on, if it failed."""
     r, w = os.pipe()
     try:
         pid = os.fork()
     except OSError as e:
         os.close(r)
         os.close(w)
-        return [failed("crashed", "fork failed: %s" % e)] * len(files)
+        return [failed("crashed", "fork failed: %s" % e)] * (nfiles - start)
     if pid == 0:
         try:
             os.close(r)
@@ -435,12 +452,12 @@ def run_child(module, source, files, cap, timeout):
             # The collector would touch every object of the inherited heap, and each page it
             # touched would be copied: runs are short, and RLIMIT_AS bounds what they allocate.
             gc.disable()
-            child(w, module, source, files, cap)
+            child(w, fields_of(frame), start, cap)
         finally:
             os._exit(0)
     os.close(w)
     answers, buf, deadline = [], b"", _now() + timeout
-    while len(answers) < len(files):
+    while len(answers) < nfiles - start:
         left = deadline - _now()
         if left <= 0:
             answers.append(failed("timeout", "timed out after %.3gs" % timeout))
@@ -523,25 +540,24 @@ def serve():
     gc.freeze()
     send(["ready", ""])
     while True:
-        fields = recv()
-        if fields is None:
+        frame = recv_frame()
+        if frame is None:
             return
-        op, module, source, cap, timeout = fields[:5]
+        op = field(frame, 0)
         if op == "check":
-            send(check(module, source))
+            send(check(field(frame, 1), field(frame, 2)))
             continue
-        # Then per test file: its number of calls and, for each call, a function and arguments.
-        files, i = [], 5
-        while i < len(fields):
-            n = int(fields[i])
-            files.append([(fields[i + 1 + 2 * k], fields[i + 2 + 2 * k]) for k in range(n)])
-            i += 1 + 2 * n
-        answers = run(module, source, files, int(cap), float(timeout))
+        cap, timeout, nfiles = int(field(frame, 1)), float(field(frame, 2)), int(field(frame, 3))
+        answers = run(frame, nfiles, int(cap), timeout)
+        # The request may hold what later runs must not see (the arguments of hidden tests): only
+        # the children of this run ever parsed it, and the buffer is wiped before the next one.
+        frame[:] = bytes(len(frame))
         # Nothing a run wrote may reach the next one; a worker that cannot ensure it is replaced.
         answers.append(pack(["done", wipe_scratch()]))
         data = b"".join(answers)
         while data:
             data = data[os.write(RESP_FD, data):]
-
+        # Nor may the answers (what the module returned) stay referenced into the next run.
+        answers = data = None
 
 serve()
