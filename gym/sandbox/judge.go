@@ -57,7 +57,7 @@ func readTests(src, file string) ([]testSpec, error) {
 		}
 		if stmt[0] != ' ' && stmt[0] != '\t' {
 			cur = nil
-			if name, ok := testDef(trimmed); ok {
+			if name, plain, ok := testDef(trimmed); ok {
 				if j, seen := pos[name]; seen {
 					tests[j] = testSpec{name: name}
 					cur = &tests[j]
@@ -65,6 +65,9 @@ func readTests(src, file string) ([]testSpec, error) {
 					pos[name] = len(tests)
 					tests = append(tests, testSpec{name: name})
 					cur = &tests[len(tests)-1]
+				}
+				if !plain {
+					cur.bad = fmt.Sprintf("%s line %d: the judge reads test functions without parameters", file, lineNo)
 				}
 			}
 			continue
@@ -86,18 +89,20 @@ func readTests(src, file string) ([]testSpec, error) {
 	return tests, nil
 }
 
-// testDef recognizes "def test...():" and returns the test's name.
-func testDef(s string) (string, bool) {
+// testDef recognizes "def test...(...):" and returns the test's name, and whether it takes no
+// parameters (the only tests the judge can run).
+func testDef(s string) (name string, plain, ok bool) {
 	rest, ok := strings.CutPrefix(s, "def ")
 	if !ok {
-		return "", false
+		return "", false, false
 	}
 	name, params, ok := strings.Cut(strings.TrimSpace(rest), "(")
 	name = strings.TrimSpace(name)
 	if !ok || !strings.HasPrefix(name, "test") {
-		return "", false
+		return "", false, false
 	}
-	return name, strings.HasPrefix(strings.ReplaceAll(params, " ", ""), "):")
+	params = strings.ReplaceAll(params, " ", "")
+	return name, params == "):" || params == ")->None:", true
 }
 
 func isDocstring(s string) bool {

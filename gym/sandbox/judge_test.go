@@ -89,6 +89,10 @@ def helper():
     assert f(9) == 9
 
 
+def test_args(x) -> None:
+    assert f(1) == 1
+
+
 if __name__ == "__main__":
     test_check()
 `
@@ -100,7 +104,7 @@ if __name__ == "__main__":
 	for _, tt := range tests {
 		names = append(names, tt.name)
 	}
-	if strings.Join(names, " ") != "test_check test_assert test_pass test_other" {
+	if strings.Join(names, " ") != "test_check test_assert test_pass test_other test_args" {
 		t.Fatalf("tests %v", names)
 	}
 	c := tests[0].calls[0]
@@ -116,8 +120,11 @@ if __name__ == "__main__":
 	if !strings.Contains(tests[3].bad, "t.py line 29") {
 		t.Fatalf("unreadable statement: %q", tests[3].bad)
 	}
-	res := judge(tests, []outcome{{"value", "{'a': (1,)}"}, {"value", "None"}, {"value", "[1, 2.0]"}})
-	for i, want := range []bool{true, true, true, false} {
+	if !strings.Contains(tests[4].bad, "without parameters") {
+		t.Fatalf("a test with parameters: %+v", tests[4])
+	}
+	res := judge(tests, []outcome{{"value", "{'a': (1,)}"}, {"value", "None"}, {"value", "[1, 2.0]"}, {"value", "1"}})
+	for i, want := range []bool{true, true, true, false, false} {
 		if res[i].Passed != want {
 			t.Errorf("%s: passed %v, want %v (%s)", res[i].Name, res[i].Passed, want, res[i].Message)
 		}
