@@ -57,7 +57,7 @@ func readTests(src, file string) ([]testSpec, error) {
 		}
 		if stmt[0] != ' ' && stmt[0] != '\t' {
 			cur = nil
-			if name, plain, ok := testDef(trimmed); ok {
+			if name, plain, inline, ok := testDef(trimmed); ok {
 				if j, seen := pos[name]; seen {
 					tests[j] = testSpec{name: name}
 					cur = &tests[j]
@@ -69,40 +69,48 @@ func readTests(src, file string) ([]testSpec, error) {
 				if !plain {
 					cur.bad = fmt.Sprintf("%s line %d: the judge reads test functions without parameters", file, lineNo)
 				}
+				if inline != "" {
+					cur.read(inline, file, lineNo)
+				}
 			}
 			continue
 		}
-		if cur == nil || cur.bad != "" {
-			continue
+		if cur != nil {
+			cur.read(trimmed, file, lineNo)
 		}
-		if isDocstring(trimmed) || trimmed == "pass" {
-			continue
-		}
-		c, err := readStatement(trimmed)
-		if err != nil {
-			cur.bad = fmt.Sprintf("%s line %d: the judge reads only check(description, f(args), want), "+
-				"assert f(args) == want and pass, with literal args and want: %v", file, lineNo, err)
-			continue
-		}
-		cur.calls = append(cur.calls, c)
 	}
 	return tests, nil
 }
 
-// testDef recognizes "def test...(...):" and returns the test's name, and whether it takes no
-// parameters (the only tests the judge can run).
-func testDef(s string) (name string, plain, ok bool) {
+// read adds one statement of the test's body.
+func (t *testSpec) read(stmt, file string, lineNo int) {
+	if t.bad != "" || strings.HasPrefix(stmt, "#") || isDocstring(stmt) || stmt == "pass" {
+		return
+	}
+	c, err := readStatement(stmt)
+	if err != nil {
+		t.bad = fmt.Sprintf("%s line %d: the judge reads only check(description, f(args), want), "+
+			"assert f(args) == want and pass, with literal args and want: %v", file, lineNo, err)
+		return
+	}
+	t.calls = append(t.calls, c)
+}
+
+// testDef recognizes "def test...(...):" and returns the test's name, whether it takes no
+// parameters (the only tests the judge can run) and a statement written on the same line.
+func testDef(s string) (name string, plain bool, inline string, ok bool) {
 	rest, ok := strings.CutPrefix(s, "def ")
 	if !ok {
-		return "", false, false
+		return "", false, "", false
 	}
 	name, params, ok := strings.Cut(strings.TrimSpace(rest), "(")
 	name = strings.TrimSpace(name)
 	if !ok || !strings.HasPrefix(name, "test") {
-		return "", false, false
+		return "", false, "", false
 	}
-	params = strings.ReplaceAll(params, " ", "")
-	return name, params == "):" || params == ")->None:", true
+	head, inline, _ := strings.Cut(params, ":")
+	head = strings.ReplaceAll(head, " ", "")
+	return name, head == ")" || head == ")->None", strings.TrimSpace(inline), true
 }
 
 func isDocstring(s string) bool {
@@ -211,7 +219,7 @@ func readStatement(s string) (call, error) {
 	default:
 		return c, fmt.Errorf("%q", s)
 	}
-	if p.peek() != 0 {
+	if next := p.peek(); next != 0 && next != '#' {
 		return c, fmt.Errorf("unexpected %q", p.rest(20))
 	}
 	return c, nil

@@ -93,6 +93,9 @@ def test_args(x) -> None:
     assert f(1) == 1
 
 
+def test_inline(): assert f(2) == 2  # a comment
+
+
 if __name__ == "__main__":
     test_check()
 `
@@ -104,7 +107,7 @@ if __name__ == "__main__":
 	for _, tt := range tests {
 		names = append(names, tt.name)
 	}
-	if strings.Join(names, " ") != "test_check test_assert test_pass test_other test_args" {
+	if strings.Join(names, " ") != "test_check test_assert test_pass test_other test_args test_inline" {
 		t.Fatalf("tests %v", names)
 	}
 	c := tests[0].calls[0]
@@ -123,8 +126,11 @@ if __name__ == "__main__":
 	if !strings.Contains(tests[4].bad, "without parameters") {
 		t.Fatalf("a test with parameters: %+v", tests[4])
 	}
-	res := judge(tests, []outcome{{"value", "{'a': (1,)}"}, {"value", "None"}, {"value", "[1, 2.0]"}, {"value", "1"}})
-	for i, want := range []bool{true, true, true, false, false} {
+	if c := tests[5].calls; len(c) != 1 || c[0].desc != "f(2)" {
+		t.Fatalf("a test on one line: %+v", tests[5])
+	}
+	res := judge(tests, []outcome{{"value", "{'a': (1,)}"}, {"value", "None"}, {"value", "[1, 2.0]"}, {"value", "2"}})
+	for i, want := range []bool{true, true, true, false, false, true} {
 		if res[i].Passed != want {
 			t.Errorf("%s: passed %v, want %v (%s)", res[i].Name, res[i].Passed, want, res[i].Message)
 		}
