@@ -177,10 +177,10 @@ func (r *Result) FirstFailure() *TestResult {
 
 // Stats counts what a Pool did.
 type Stats struct {
-	Runs     int64 // runs executed, each in a new process
+	Runs     int64 // runs executed, each in a new process (a RunAll is one run; Check is none)
 	Cached   int64 // runs answered from the memo
 	Restarts int64 // workers replaced after a timeout, crash or taint
-	Timeouts int64
+	Timeouts int64 // test files whose run timed out (each file of RunAll counts)
 }
 
 // Pool is a set of confined Python workers, each forking a new process per run. It is safe for
@@ -328,6 +328,7 @@ func (p *Pool) RunAll(reqs ...Request) ([]*Result, error) {
 		return results, nil
 	}
 	var ran []*Result
+	p.runs.Add(1)
 	_, err := p.withWorker(func(w *worker) (*Result, error) {
 		var err error
 		ran, err = w.run(reqs[0], files, p.opts)
@@ -346,6 +347,9 @@ func (p *Pool) RunAll(reqs ...Request) ([]*Result, error) {
 	}
 	for j, i := range todo {
 		results[i] = ran[j]
+		if ran[j].Status == StatusTimeout {
+			p.timeouts.Add(1)
+		}
 		if keys[i] != "" && p.memoizable(ran[j]) {
 			p.cache.put(keys[i], ran[j])
 		}
@@ -444,15 +448,11 @@ func (p *Pool) withWorker(f func(*worker) (*Result, error)) (*Result, error) {
 		}
 		s.w = w
 	}
-	p.runs.Add(1)
 	res, err := f(s.w)
 	if err != nil || res.Tainted != "" {
 		s.w.kill()
 		s.w = nil
 		p.restarts.Add(1)
-	}
-	if res != nil && res.Status == StatusTimeout {
-		p.timeouts.Add(1)
 	}
 	return res, err
 }
