@@ -195,6 +195,17 @@ func TestNamespacesWhenRequired(t *testing.T) {
 	}
 }
 
+// onePool starts a pool of one worker, so that every run of a test goes to the same worker.
+func onePool(t *testing.T) *Pool {
+	t.Helper()
+	p, err := New(Options{Workers: 1, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
 // skipWeak skips a test that only namespaces contain when the pool lacks them, unless
 // namespaces are required: under ModeAuto a skip means the machine refused them, which CI must
 // not take for a pass.
@@ -359,11 +370,7 @@ def test_2():
 // checks that the rewrite earns nothing, in the same run or in the runs after it on the same
 // worker.
 func TestRunnerRewrites(t *testing.T) {
-	p, err := New(Options{Workers: 1, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := onePool(t)
 	r, err := p.Run(Request{Module: "m", Source: forger, Tests: forgedTests, NoCache: true})
 	if err != nil {
 		t.Fatal(err)
@@ -388,11 +395,7 @@ func TestRunnerRewrites(t *testing.T) {
 // TestNestedNamespaces enters a new user and UTS namespace, renames the host and changes uid,
 // and checks that the next run still sees the worker's own uid and host name.
 func TestNestedNamespaces(t *testing.T) {
-	p, err := New(Options{Workers: 1, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := onePool(t)
 	skipWeak(t, p, ModeAuto, "nested namespaces")
 	probe := "import os, socket\n\ndef who():\n    return [os.getuid(), socket.gethostname()]\n"
 	tests := "from m import *\n\n" + checkHelper + "def test_who():\n    check('who()', who(), [])\n"
@@ -551,11 +554,7 @@ def bad_str():
 	for i, c := range calls {
 		fmt.Fprintf(&tests, "def test_%d():\n    assert %s == %s\n\n\n", i+1, c.call, c.want)
 	}
-	p, err := New(Options{Workers: 1, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := onePool(t)
 	r, err := p.Run(Request{Module: "m", Source: module, Tests: tests.String(), NoCache: true})
 	if err != nil {
 		t.Fatal(err)
@@ -577,11 +576,7 @@ def bad_str():
 // a process running in a session of its own, an environment variable and a signal handler, and
 // checks that the next run on the same worker finds none of them.
 func TestStateLeftForNextRun(t *testing.T) {
-	p, err := New(Options{Workers: 1, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := onePool(t)
 	skipWeak(t, p, ModeAuto, "state left for the next run")
 	before, err := p.LiveProcesses()
 	if err != nil {
@@ -714,11 +709,7 @@ func TestMemoizedTimeouts(t *testing.T) {
 // a module that searches every object of its process and the worker's request buffer for it: a
 // later run must not learn what an earlier run was asked.
 func TestRunsSeeNoOtherRunsData(t *testing.T) {
-	p, err := New(Options{Workers: 1, Log: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := onePool(t)
 	// A long module makes this request longer than the next one, so that the secret would outlive
 	// the next request in a buffer that is not wiped.
 	long := trivialModule + "# " + strings.Repeat("x", 8000) + "\n"
