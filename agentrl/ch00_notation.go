@@ -3,108 +3,304 @@
 package agentrl
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"math"
+	"strconv"
 	"time"
 
+	"github.com/agenticrl/course/kernel/chart"
 	"github.com/go-echarts/go-echarts/v2/render"
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 )
 
 // Wall formats a wall-clock measurement as "[wall: 1.25s]". The book checker compares everything a
 // cell prints except what is inside such brackets, since timings differ from run to run.
 //
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
 func Wall(d time.Duration) string {
 	return fmt.Sprintf("[wall: %v]", d.Round(10*time.Millisecond))
 }
 
-// Chart is any go-echarts chart (charts.Line, charts.Bar, charts.Scatter, ...).
+// Chart is any chart ShowChart displays: a Plot, or any go-echarts chart (charts.Bar, ...).
 //
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
-type Chart interface {
-	RenderSnippet() render.ChartSnippet
-}
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+type Chart = chart.Chart
 
-// EChartsJS returns the echarts library that charts inline: $AGENTRL_ECHARTS_JS if set, else the
-// copy set-up installs in the checkout ($AGENTRL_ROOT, set by the course's kernel).
+// ShowChart displays c inline: an interactive chart where the page can load the echarts library,
+// and a static picture of it everywhere else. It panics with a message saying what to install if
+// the picture cannot be drawn.
 //
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
-func EChartsJS() (string, error) {
-	path := os.Getenv("AGENTRL_ECHARTS_JS")
-	if path == "" {
-		path = filepath.Join(os.Getenv("AGENTRL_ROOT"), "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")
-	}
-	js, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("echarts library not found (%v): run `make setup`, or set AGENTRL_ECHARTS_JS", err)
-	}
-	return string(js), nil
-}
-
-// chartsShown numbers the charts of one cell, so two equal charts in a cell get different IDs.
-//
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
-var chartsShown int
-
-// between returns the text of s after the first open and before the next close ("" if absent).
-//
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
-func between(s, open, close string) string {
-	_, after, ok := strings.Cut(s, open)
-	if !ok {
-		return ""
-	}
-	inside, _, _ := strings.Cut(after, close)
-	return inside
-}
-
-// ChartHTML renders c as one self-contained HTML fragment: the chart's element, the echarts
-// library (run only if the page does not have it yet) and the chart's script.
-//
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
-func ChartHTML(c Chart) (string, error) {
-	js, err := EChartsJS()
-	if err != nil {
-		return "", err
-	}
-	s := c.RenderSnippet()
-	// go-echarts names the element with a random ID; name it after the content instead, so the
-	// same chart renders to the same HTML on every run.
-	oldID := between(s.Element, `id="`, `"`)
-	sum := sha256.Sum256([]byte(s.Option))
-	chartsShown++
-	newID := fmt.Sprintf("chart_%s_%d", hex.EncodeToString(sum[:6]), chartsShown)
-	element := strings.ReplaceAll(s.Element, oldID, newID)
-	script := strings.ReplaceAll(between(s.Script, ">", "</script>"), oldID, newID)
-
-	var b strings.Builder
-	b.WriteString(element)
-	b.WriteString("\n<script type=\"text/javascript\">\nif (typeof window.echarts === \"undefined\") {\n")
-	// Hiding define/exports/module makes the UMD bundle set window.echarts even under require.js.
-	b.WriteString("(function(define, exports, module) {\n")
-	b.WriteString(strings.ReplaceAll(js, "</script", `<\/script`))
-	b.WriteString("\n}).call(window);\n}\n")
-	// A function scope lets the chart's `let` declarations run again when a cell is re-run.
-	b.WriteString("(function() {\n")
-	b.WriteString(script)
-	b.WriteString("\n})();\n</script>\n")
-	return b.String(), nil
-}
-
-// ShowChart displays c inline in the notebook. It panics if the echarts library is missing, with
-// the message saying how to install it.
-//
-// Defined in ch00_notation.ipynb, "0.5 The first two library helpers".
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
 func ShowChart(c Chart) {
-	html, err := ChartHTML(c)
+	out, err := chart.Render(c)
 	if err != nil {
 		panic(err)
 	}
-	gonbui.DisplayHTML(html)
-	gonbui.Sync() // without it a large HTML output can be lost when the cell's program exits
+	data := map[protocol.MIMEType]any{}
+	for mime, content := range out.MIME() {
+		data[protocol.MIMEType(mime)] = content
+	}
+	gonbui.SendData(&protocol.DisplayData{Data: data})
+	gonbui.Sync() // without it an output can be lost when the cell's program exits
+}
+
+// Axis is one axis of a Plot: what it measures, in which unit, and over which range.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+type Axis struct {
+	Name       string    // what is measured: "update", "solve rate"
+	Unit       string    // shown after the name in brackets: "nats", "s"; "" for none
+	Range      []float64 // nil: fitted to the data; {lo}: from lo; {lo, hi}: exactly lo to hi
+	Log        bool      // a logarithmic scale
+	Categories []string  // X only: named categories instead of numbers (for Bars)
+}
+
+// Plot is a chart in the book's style: a title, a subtitle that says what ran (sizes, seeds), two
+// named axes with units, and series drawn as lines, points, bands or bars. Build one with NewPlot,
+// add series, and pass it to ShowChart.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+type Plot struct {
+	Title, Subtitle string
+	X, Y            Axis
+	Width, Height   int // in pixels; 760 × 380 unless set
+	series          []plotSeries
+	regions         []plotRegion
+}
+
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+type plotSeries struct {
+	kind       string // "line", "points", "band", "bars"
+	name       string
+	xs, ys, sd []float64 // sd: a band's spread
+}
+
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+type plotRegion struct {
+	from, to float64
+	label    string
+}
+
+// NewPlot returns an empty plot with a title, a subtitle and its two axes.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func NewPlot(title, subtitle string, x, y Axis) *Plot {
+	return &Plot{Title: title, Subtitle: subtitle, X: x, Y: y}
+}
+
+// Line adds a line through the points (xs[i], ys[i]); a NaN in ys leaves a gap.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) Line(name string, xs, ys []float64) *Plot { return p.add("line", name, xs, ys, nil) }
+
+// Points adds unconnected points (a scatter plot).
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) Points(name string, xs, ys []float64) *Plot {
+	return p.add("points", name, xs, ys, nil)
+}
+
+// Band adds a line through the means and a shaded band from mean − spread to mean + spread: the
+// book's way to show a result over seeds (see MeanStd).
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) Band(name string, xs, mean, spread []float64) *Plot {
+	return p.add("band", name, xs, mean, spread)
+}
+
+// Bars adds one bar per category of the X axis.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) Bars(name string, ys []float64) *Plot {
+	if len(p.X.Categories) != len(ys) {
+		panic(fmt.Sprintf("Bars %q: %d values for %d categories of the X axis", name, len(ys), len(p.X.Categories)))
+	}
+	xs := make([]float64, len(ys)) // a category axis numbers its categories from 0
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	return p.add("bars", name, xs, ys, nil)
+}
+
+// Region shades the stretch of the X axis from `from` to `to` and labels it.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) Region(from, to float64, label string) *Plot {
+	p.regions = append(p.regions, plotRegion{from, to, label})
+	return p
+}
+
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) add(kind, name string, xs, ys, sd []float64) *Plot {
+	if len(xs) != len(ys) || (sd != nil && len(sd) != len(ys)) {
+		panic(fmt.Sprintf("%s %q: %d x values, %d y values, %d spreads", kind, name, len(xs), len(ys), len(sd)))
+	}
+	p.series = append(p.series, plotSeries{kind, name, xs, ys, sd})
+	return p
+}
+
+// MeanStd returns, at each point, the mean over runs and the sample standard deviation (n − 1),
+// e.g. for the seeds of an experiment: runs[seed][i] is run `seed`'s value at point i.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func MeanStd(runs [][]float64) (mean, std []float64) {
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	mean, std = make([]float64, len(runs[0])), make([]float64, len(runs[0]))
+	for i := range mean {
+		for _, r := range runs {
+			mean[i] += r[i] / float64(len(runs))
+		}
+		if len(runs) > 1 {
+			for _, r := range runs {
+				std[i] += (r[i] - mean[i]) * (r[i] - mean[i]) / float64(len(runs)-1)
+			}
+			std[i] = math.Sqrt(std[i])
+		}
+	}
+	return mean, std
+}
+
+// plotColors is the palette, one color per series in order (a band and its line share one).
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+var plotColors = []string{"#5470c6", "#ee6666", "#3ba272", "#fac858", "#9a60b4", "#73c0de", "#fc8452", "#ea7ccc"}
+
+// axisOption is an echarts axis: names carry their unit; a numeric X axis spans the data.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func axisOption(a Axis, isX bool) map[string]any {
+	o := map[string]any{"name": a.Name, "nameLocation": "middle", "nameGap": 50, "type": "value"}
+	if a.Unit != "" {
+		o["name"] = a.Name + " (" + a.Unit + ")"
+	}
+	if isX {
+		o["nameGap"] = 28
+		o["min"], o["max"] = "dataMin", "dataMax"
+	}
+	switch {
+	case a.Categories != nil:
+		o["type"], o["data"] = "category", a.Categories
+		delete(o, "min")
+		delete(o, "max")
+	case a.Log:
+		o["type"] = "log"
+	}
+	if len(a.Range) > 0 {
+		o["min"] = a.Range[0]
+	}
+	if len(a.Range) > 1 {
+		o["max"] = a.Range[1]
+	}
+	return o
+}
+
+// pairs writes points as [x, y] for echarts (as [y, x] if swap), with six significant digits,
+// which is more than a chart can show; NaN becomes null, which echarts draws as a gap.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func pairs(xs, ys []float64, swap bool) [][2]any {
+	out := make([][2]any, len(xs))
+	for i := range xs {
+		var y any = sig6(ys[i])
+		if math.IsNaN(ys[i]) {
+			y = nil
+		}
+		out[i] = [2]any{sig6(xs[i]), y}
+		if swap {
+			out[i] = [2]any{y, xs[i]}
+		}
+	}
+	return out
+}
+
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func sig6(x float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64)
+	return r
+}
+
+// Option returns the plot as an echarts option, the JSON that the chart's script draws.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) Option() string {
+	var series []map[string]any
+	var names []string
+	for i, s := range p.series {
+		color := plotColors[i%len(plotColors)]
+		names = append(names, s.name)
+		base := map[string]any{"name": s.name, "itemStyle": map[string]any{"color": color}}
+		switch s.kind {
+		case "line", "band":
+			series = append(series, merge(base, map[string]any{"type": "line", "showSymbol": false, "data": pairs(s.xs, s.ys, false)}))
+		case "points":
+			series = append(series, merge(base, map[string]any{"type": "scatter", "symbolSize": 7, "data": pairs(s.xs, s.ys, false)}))
+		case "bars":
+			series = append(series, merge(base, map[string]any{"type": "bar", "data": pairs(s.xs, s.ys, false)}))
+		}
+		if s.kind != "band" {
+			continue
+		}
+		// The band: mean − spread, then the spread stacked on it and shaded. Stacking adds the
+		// first value of each point, so the points are written [y, x] and encoded back.
+		lo, width := make([]float64, len(s.ys)), make([]float64, len(s.ys))
+		for j := range s.ys {
+			lo[j], width[j] = s.ys[j]-s.sd[j], 2*s.sd[j]
+		}
+		edge := map[string]any{"type": "line", "stack": s.name, "stackStrategy": "all", "symbol": "none",
+			"encode": map[string]int{"x": 1, "y": 0}, "lineStyle": map[string]any{"opacity": 0}, "itemStyle": map[string]any{"color": color}}
+		series = append(series, merge(edge, map[string]any{"name": s.name + " − spread", "data": pairs(s.xs, lo, true)}),
+			merge(edge, map[string]any{"name": s.name + " ± spread", "data": pairs(s.xs, width, true),
+				"areaStyle": map[string]any{"color": color, "opacity": 0.2}}))
+	}
+	if len(p.regions) > 0 {
+		var areas [][2]map[string]any
+		for _, r := range p.regions {
+			areas = append(areas, [2]map[string]any{{"name": r.label, "xAxis": r.from}, {"xAxis": r.to}})
+		}
+		series = append(series, map[string]any{"type": "line", "data": [][2]float64{}, "markArea": map[string]any{"silent": true,
+			"itemStyle": map[string]any{"color": "rgba(120, 120, 120, 0.12)"}, "label": map[string]any{"color": "#555"}, "data": areas}})
+	}
+	option := map[string]any{
+		"animation": false,
+		"title":     map[string]any{"text": p.Title, "subtext": p.Subtitle},
+		"grid":      map[string]any{"top": 80, "left": 80, "right": 40, "bottom": 75},
+		"legend":    map[string]any{"data": names, "bottom": 0},
+		"tooltip":   map[string]any{"trigger": "axis"},
+		"xAxis":     axisOption(p.X, true),
+		"yAxis":     axisOption(p.Y, false),
+		"series":    series,
+	}
+	b, err := json.Marshal(option) // maps marshal in key order: the same plot, the same bytes
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// merge returns a new map with the entries of a, then those of b.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func merge(a, b map[string]any) map[string]any {
+	m := make(map[string]any, len(a)+len(b))
+	for _, from := range []map[string]any{a, b} {
+		for k, v := range from {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// RenderSnippet makes a Plot a Chart: its element (for the size) and its option.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func (p *Plot) RenderSnippet() render.ChartSnippet {
+	w, h := p.Width, p.Height
+	if w == 0 || h == 0 {
+		w, h = 760, 380
+	}
+	return render.ChartSnippet{Element: fmt.Sprintf(`<div style="width:%dpx;height:%dpx;"></div>`, w, h), Option: p.Option()}
 }

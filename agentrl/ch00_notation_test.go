@@ -1,16 +1,11 @@
 package agentrl
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
 func TestWall(t *testing.T) {
@@ -26,106 +21,113 @@ func TestWall(t *testing.T) {
 	}
 }
 
-func lineChart(title string) *charts.Line {
-	l := charts.NewLine()
-	l.SetGlobalOptions(charts.WithTitleOpts(opts.Title{Title: title}))
-	l.SetXAxis([]int{1, 2, 3})
-	l.AddSeries("y", []opts.LineData{{Value: 1}, {Value: 4}, {Value: 9}})
-	return l
+// option decodes a plot's echarts option.
+func option(t *testing.T, p *Plot) map[string]any {
+	t.Helper()
+	var o map[string]any
+	if err := json.Unmarshal([]byte(p.Option()), &o); err != nil {
+		t.Fatalf("option is not JSON: %v\n%s", err, p.Option())
+	}
+	return o
 }
 
-var chartID = regexp.MustCompile(`id="(chart_[0-9a-f]{12}_\d+)"`)
+func TestPlotOption(t *testing.T) {
+	p := NewPlot("Solve rate", "3 seeds", Axis{Name: "update"}, Axis{Name: "entropy", Unit: "nats", Range: []float64{0}})
+	p.Line("plain", []float64{1, 2, 3}, []float64{0.5, math.NaN(), 1.0 / 3})
+	p.Band("over seeds", []float64{1, 2, 3}, []float64{1, 2, 3}, []float64{0.5, 0, 1})
+	p.Points("sampled", []float64{1.5}, []float64{2})
+	p.Region(1, 2, "clipped")
+	o := option(t, p)
 
-func TestChartHTML(t *testing.T) {
-	js := filepath.Join(t.TempDir(), "echarts.min.js")
-	os.WriteFile(js, []byte("window.fakeEcharts = 1; // </script> inside the library"), 0o644)
-	t.Setenv("AGENTRL_ECHARTS_JS", js)
+	x, y := o["xAxis"].(map[string]any), o["yAxis"].(map[string]any)
+	if x["type"] != "value" || x["name"] != "update" || x["min"] != "dataMin" || x["max"] != "dataMax" {
+		t.Errorf("x axis %v", x)
+	}
+	if y["name"] != "entropy (nats)" || y["min"] != 0.0 || y["max"] != nil {
+		t.Errorf("y axis %v: want the unit in the name and only a lower bound", y)
+	}
+	series := o["series"].([]any)
+	// plain line, band's line, its lower edge, its spread, points, the regions' carrier.
+	if len(series) != 6 {
+		t.Fatalf("%d series, want 6", len(series))
+	}
+	data := func(i int) []any { return series[i].(map[string]any)["data"].([]any) }
+	if got := data(0); got[1].([]any)[1] != nil || got[2].([]any)[1] != 0.333333 {
+		t.Errorf("line data %v: want a gap for NaN and six significant digits", got)
+	}
+	// The band: lower edge at mean − spread, then a shaded width of 2·spread stacked on it, both
+	// written [y, x] so that stacking adds the y values.
+	lo, width := series[2].(map[string]any), series[3].(map[string]any)
+	if lo["stack"] != "over seeds" || width["stack"] != "over seeds" || width["areaStyle"] == nil || lo["areaStyle"] != nil {
+		t.Errorf("band edges %v / %v", lo, width)
+	}
+	if got := data(2)[2].([]any); got[0] != 2.0 || got[1] != 3.0 {
+		t.Errorf("lower edge at x = 3: %v, want [2, 3]", got)
+	}
+	if got := data(3)[0].([]any); got[0] != 1.0 || got[1] != 1.0 {
+		t.Errorf("band width at x = 1: %v, want [1, 1]", got)
+	}
+	if series[4].(map[string]any)["type"] != "scatter" {
+		t.Errorf("points drawn as %v", series[4])
+	}
+	if ma := series[5].(map[string]any)["markArea"]; !strings.Contains(jsonOf(ma), `"name":"clipped","xAxis":1`) {
+		t.Errorf("region %s", jsonOf(ma))
+	}
+	// The legend lists what a reader can tell apart: not the band's edges.
+	if got := jsonOf(o["legend"].(map[string]any)["data"]); got != `["plain","over seeds","sampled"]` {
+		t.Errorf("legend %s", got)
+	}
+	if p.Option() != p.Option() {
+		t.Error("the same plot gives two options")
+	}
+	if s := p.RenderSnippet(); !strings.Contains(s.Element, "width:760px;height:380px;") || s.Option != p.Option() {
+		t.Errorf("snippet %v", s)
+	}
+}
 
-	chartsShown = 0
-	a, err := ChartHTML(lineChart("squares"))
-	if err != nil {
-		t.Fatal(err)
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestPlotBarsAndLog(t *testing.T) {
+	p := NewPlot("Modes", "", Axis{Name: "mode", Categories: []string{"a", "b"}}, Axis{Name: "error", Log: true})
+	p.Bars("runs", []float64{3, 4})
+	o := option(t, p)
+	if x := o["xAxis"].(map[string]any); x["type"] != "category" || x["min"] != nil || jsonOf(x["data"]) != `["a","b"]` {
+		t.Errorf("category axis %v", x)
 	}
-	b, _ := ChartHTML(lineChart("squares"))
-	c, _ := ChartHTML(lineChart("other"))
-	idA, idB, idC := chartID.FindStringSubmatch(a), chartID.FindStringSubmatch(b), chartID.FindStringSubmatch(c)
-	if idA == nil || idB == nil || idC == nil {
-		t.Fatalf("no content-derived chart ID in:\n%s", a)
+	if y := o["yAxis"].(map[string]any); y["type"] != "log" {
+		t.Errorf("log axis %v", y)
 	}
-	// Same content: same hash, numbered apart; other content: another hash.
-	if idA[1][:18] != idB[1][:18] || idA[1] == idB[1] || idA[1][:18] == idC[1][:18] {
-		t.Errorf("IDs %s, %s, %s", idA[1], idB[1], idC[1])
+	if got := jsonOf(o["series"].([]any)[0].(map[string]any)["data"]); got != `[[0,3],[1,4]]` {
+		t.Errorf("bars %s", got)
 	}
-	// Rendering again in a fresh program gives the same HTML: this is what the checker compares.
-	chartsShown = 0
-	again, _ := ChartHTML(lineChart("squares"))
-	if again != a {
-		t.Error("the same chart rendered twice in fresh programs differs")
-	}
-	if n := strings.Count(a, idA[1]); n < 2 {
-		t.Errorf("the element ID appears %d times; the script must refer to it", n)
-	}
-	for _, want := range []string{
-		`if (typeof window.echarts === "undefined")`,
-		"(function(define, exports, module) {\nwindow.fakeEcharts = 1; // <\\/script> inside the library\n}).call(window);",
-		"echarts.init(document.getElementById('" + idA[1] + "')",
+	for name, f := range map[string]func(){
+		"bars":   func() { p.Bars("three", []float64{1, 2, 3}) },
+		"line":   func() { p.Line("short", []float64{1, 2}, []float64{1}) },
+		"spread": func() { p.Band("band", []float64{1, 2}, []float64{1, 2}, []float64{1}) },
 	} {
-		if !strings.Contains(a, want) {
-			t.Errorf("chart HTML lacks %q:\n%s", want, a)
-		}
-	}
-	if strings.Count(a, "</script>") != 1 {
-		t.Error("the inlined library could close the script element early")
-	}
-}
-
-func TestChartHTMLWithoutLibrary(t *testing.T) {
-	t.Setenv("AGENTRL_ECHARTS_JS", filepath.Join(t.TempDir(), "missing.js"))
-	if _, err := ChartHTML(lineChart("x")); err == nil || !strings.Contains(err.Error(), "make setup") {
-		t.Errorf("err = %v, want one that says to run make setup", err)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: mismatched lengths did not panic", name)
+				}
+			}()
+			f()
+		}()
 	}
 }
 
-// Chapter 0's recorded chart, exported to HTML by Jupyter's nbconvert with the classic template
-// (which loads require.js, the trap ShowChart avoids), must draw in a browser with the network
-// off, and the page must load nothing from the network.
-func TestChapter0ExportDrawsChartOffline(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium is missing: run `make test` (its set-up installs it) or `AGENTRL_TEST_DEPS=1 make setup`")
+func TestMeanStd(t *testing.T) {
+	mean, std := MeanStd([][]float64{{1, 10}, {3, 10}, {5, 10}})
+	if jsonOf(mean) != "[3,10]" || jsonOf(std) != "[2,0]" {
+		t.Errorf("mean %v std %v, want [3 10] [2 0]", mean, std)
 	}
-	dir := t.TempDir()
-	out, err := exec.Command("/usr/bin/jupyter", "nbconvert", "--to", "html", "--template", "classic",
-		"--output-dir", dir, "--output", "ch00", "../notebooks/ch00_notation.ipynb").CombinedOutput()
-	if err != nil {
-		t.Fatalf("nbconvert (run `make setup`): %v\n%s", err, out)
+	if m, s := MeanStd([][]float64{{4}}); m[0] != 4 || s[0] != 0 {
+		t.Errorf("one run: %v %v", m, s)
 	}
-	page, err := os.ReadFile(filepath.Join(dir, "ch00.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	external := regexp.MustCompile(`<(script|link|img|iframe)\b[^>]*\b(src|href)\s*=\s*["']?(https?:)?//`)
-	if m := external.Find(page); m != nil {
-		t.Errorf("the page loads from the network: %s", m)
-	}
-	id := chartID.FindSubmatch(page)
-	if id == nil {
-		t.Fatal("no chart in the exported page")
-	}
-	profile := t.TempDir()
-	dom, err := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir="+profile,
-		"--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9", "--virtual-time-budget=10000",
-		"--dump-dom", "file://"+filepath.Join(dir, "ch00.html")).Output()
-	if err != nil {
-		t.Fatalf("chromium: %v", err)
-	}
-	_, after, ok := strings.Cut(string(dom), `id="`+string(id[1])+`"`)
-	if !ok {
-		t.Fatal("the chart's element is not in the rendered page")
-	}
-	inside, _, _ := strings.Cut(after, "</div></div>")
-	if !strings.Contains(inside, "<canvas") {
-		t.Errorf("echarts drew no canvas in the chart's element: %.300s", inside)
+	if m, s := MeanStd(nil); m != nil || s != nil {
+		t.Error("no runs")
 	}
 }

@@ -5,7 +5,8 @@
 #      AGENTRL_TEST_DEPS=1 (make test) Chromium for the browser tests.
 #   2. GoNB and goimports, built from the versions pinned in go.mod, into .cache/bin.
 #      gopls (completion in notebooks) too when AGENTRL_GOPLS=1.
-#   3. The echarts JavaScript from its npm package (kernel/js), inlined by charts.
+#   3. The echarts JavaScript from its npm package (kernel/js): charts draw their static pictures
+#      with it (under Node.js), and load one copy of it, notebooks/lib/echarts.js, in the browser.
 #   4. The agentrl command itself, into .cache/bin.
 #   5. The Jupyter kernel spec "agentrl-go" for this checkout.
 #   6. Each component's own set-up (*/setup.sh: the gym, Qwen3, the site export, the TinyAgent
@@ -59,9 +60,9 @@ if [ "${AGENTRL_GOPLS:-0}" = 1 ]; then
 	(cd kernel/tools/gopls && GOBIN="$BIN" go install tool)
 fi
 
-# 3. echarts, from npm, for charts that render offline.
-if ! [ -f kernel/js/node_modules/echarts/dist/echarts.min.js ]; then
-	command -v npm >/dev/null || apt_install npm
+# 3. echarts, from npm, for charts that render offline; Node.js (which npm brings) draws their pictures.
+if ! [ -f kernel/js/node_modules/echarts/dist/echarts.min.js ] || ! command -v node >/dev/null; then
+	command -v npm >/dev/null && command -v node >/dev/null || apt_install npm
 	say "installing echarts from npm (kernel/js)"
 	(cd kernel/js && npm ci --omit-lockfile-registry-resolved --no-audit --no-fund >/dev/null)
 fi
@@ -69,6 +70,9 @@ fi
 # 4. The agentrl command.
 say "building agentrl"
 go build -o "$BIN/agentrl" ./cmd/agentrl
+
+# The copy of echarts that the notebooks' charts load in the browser.
+AGENTRL_ROOT="$ROOT" "$BIN/agentrl" book chart-library
 
 # 5. The kernel spec (kernel/spec): GoNB with the toolchain settings, and a PATH that starts with
 #    kernel/go.sh as `go`, which makes every notebook's module resolve this checkout's packages.

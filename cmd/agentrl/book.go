@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/check"
 	"github.com/agenticrl/course/kernel/execute"
 	"github.com/agenticrl/course/kernel/library"
@@ -28,13 +29,14 @@ var bookCommands = map[string]command{
 	"build-library": {name: "build-library", summary: "collect //@save cells into agentrl/ (--check: fail if out of sync)", run: bookBuildLibrary},
 	"warm":          {name: "warm", summary: "compile what notebooks import, so the first cell starts fast", run: bookWarm},
 	"kernel":        {name: "kernel", summary: "register the course's Jupyter kernel for this checkout", run: bookKernel},
+	"chart-library": {name: "chart-library", summary: "write the echarts file the notebooks' charts load (notebooks/lib/echarts.js)", run: bookChartLibrary},
 }
 
 func bookMain(args []string) error {
 	if len(args) == 0 || bookCommands[args[0]].run == nil {
 		var b strings.Builder
 		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
-		for _, n := range []string{"check", "build-library", "site", "kernel", "warm"} {
+		for _, n := range []string{"check", "build-library", "site", "kernel", "chart-library", "warm"} {
 			if c, ok := bookCommands[n]; ok {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
@@ -302,6 +304,29 @@ func bookKernel(args []string) error {
 	}
 	fmt.Fprintf(stderr, "kernel: %s (checkout %s)\n", path, root)
 	return nil
+}
+
+// bookChartLibrary writes the one copy of echarts that the charts of the notebooks load, next
+// to them, so that they draw in Jupyter and in HTML exported beside the notebooks.
+func bookChartLibrary(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%w: chart-library takes no arguments", errUsage)
+	}
+	path, err := writeChartLibrary()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "chart library: %s\n", path)
+	return nil
+}
+
+// writeChartLibrary writes notebooks/lib/echarts.js of the checkout, if not up to date.
+func writeChartLibrary() (string, error) {
+	root, err := courseRoot()
+	if err != nil {
+		return "", err
+	}
+	return chart.WriteLibrary(filepath.Join(root, "notebooks"), filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js"))
 }
 
 func orNone(s string) string {

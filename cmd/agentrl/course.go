@@ -53,6 +53,9 @@ func courseMain(args []string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := writeChartLibrary(); err != nil {
+		return err
+	}
 	sign := exec.Command(execute.Python, append([]string{"-c", signScript}, paths...)...)
 	if out, err := sign.CombinedOutput(); err != nil {
 		return fmt.Errorf("trusting the notebooks: %v\n%s", err, out)

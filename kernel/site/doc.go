@@ -9,8 +9,7 @@
 // npm packages that set-up installs: a page never loads anything from the network. CheckLinks
 // verifies that of an exported site.
 //
-// Chart outputs inline the whole echarts library in every chart. The export finds that library,
-// byte for byte the echarts.min.js the charts were made with, at the start of a chart's script,
-// serves it once as a file under assets/lib and loads it with a <script src> in its place; the
-// chart's own code stays inline and runs unchanged after it. Anything else is left as recorded.
+// Outputs are shown as recorded. Chart outputs (package chart) load echarts from chart.LibraryPath
+// relative to their page, so the export writes the one copy of the library there, beside the
+// pages, as set-up does beside the notebooks.
 package site

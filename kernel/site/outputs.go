@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"html"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,110 +17,34 @@ import (
 // site root, so that identical content is written once.
 type assetFiles map[string][]byte
 
-// chartLibrary is the echarts bundle that the notebooks' charts inline: the file of the npm
-// package the course installs, byte for byte.
-type chartLibrary struct {
-	js      string // as the file holds it
-	escaped string // as a chart inlines it inside <script>: "</script" written "<\/script"
-	path    string // where the site serves it
-}
-
-var echartsVersion = regexp.MustCompile(`\bversion\s*=\s*"(\d+\.\d+\.\d+)"`)
-
-func loadChartLibrary(file string) (*chartLibrary, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("echarts library missing (%v): run `make setup`", err)
-	}
-	js := string(b)
-	name := "echarts.min.js"
-	if v := echartsVersion.FindStringSubmatch(js); v != nil {
-		name = "echarts-" + v[1] + ".min.js"
-	}
-	return &chartLibrary{js: js, escaped: strings.ReplaceAll(js, "</script", `<\/script`), path: "assets/lib/" + name}, nil
-}
-
 var (
 	// HTML ends a script's text at the first "</script", whatever the script says; matching
 	// lazily to it is how a browser splits it too.
 	scriptElement = regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script\s*>`)
-	srcAttribute  = regexp.MustCompile(`(?i)\bsrc\s*=`)
-	// What may stand before the library in its script: an "only if not loaded yet" guard and the
-	// function that hides require.js's define/exports/module from the UMD bundle.
-	libraryOpening = regexp.MustCompile(`^\s*(if\s*\(\s*typeof\s+window\.echarts\s*===?\s*["']undefined["']\s*\)\s*\{\s*)?(\(\s*function\s*\(\s*define\s*,\s*exports\s*,\s*module\s*\)\s*\{\s*)?$`)
-	// What must follow the library, by whether a guard and a wrapper opened before it.
-	libraryClosing = [2][2]*regexp.Regexp{
-		{regexp.MustCompile(`^\s*`), regexp.MustCompile(`^\s*` + wrapperClosing)},
-		{regexp.MustCompile(`^\s*\}`), regexp.MustCompile(`^\s*` + wrapperClosing + `\}`)},
-	}
-	ansiEscape = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
+	ansiEscape    = regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]")
 )
 
-const wrapperClosing = `\}\s*\)\s*\.call\s*\(\s*(?:window|this)\s*\)\s*;?\s*`
-
-// largeScript is the size above which an inline script that stays in a page is reported: it
-// is most likely a library the export did not recognise.
+// largeScript is the size above which an inline script in an output is reported: most likely a
+// chart recorded with the whole charting library inlined, before charts loaded it from a file.
 const largeScript = 100_000
 
 // outputRenderer renders the outputs of one page.
 type outputRenderer struct {
-	lib       *chartLibrary
-	libLoaded bool // the page already has a <script src> for lib
-	assets    assetFiles
-	md        *markdownRenderer
-	shared    int // scripts whose inlined library now comes from the shared file
-	unshared  int // large inline scripts left as they were
+	assets assetFiles
+	md     *markdownRenderer
+	charts int // chart outputs (they load the site's one copy of echarts, chart.LibraryPath)
+	large  int // large inline scripts
 }
 
-// shareLibrary replaces the echarts bundle inlined in an HTML output's scripts by one shared
-// file. The library part of a script (with its guard and require.js wrapper, which a page
-// without require.js does not need) is cut out; the page loads the file with a <script src> in
-// its place, once per page as the guard would, and the chart's own code stays inline after it.
-// Only the library at the very start of a script is cut, so no code of the script moves
-// before or after it. A script that holds anything else stays as recorded.
-func (r *outputRenderer) shareLibrary(h string) string {
-	return scriptElement.ReplaceAllStringFunc(h, func(el string) string {
-		m := scriptElement.FindStringSubmatch(el)
-		attrs, js := m[1], m[2]
-		if srcAttribute.MatchString(attrs) {
-			return el
+// html renders an HTML output as recorded, counting its charts and its large inline scripts.
+func (r *outputRenderer) html(h string) string {
+	r.charts += strings.Count(h, `class="agentrl-chart"`)
+	for _, m := range scriptElement.FindAllStringSubmatch(h, -1) {
+		if len(m[2]) > largeScript {
+			r.large++
 		}
-		lib := r.lib.escaped
-		i := strings.Index(js, lib)
-		if i < 0 {
-			lib = r.lib.js
-			i = strings.Index(js, lib)
-		}
-		if i < 0 {
-			if len(js) > largeScript {
-				r.unshared++
-			}
-			return el
-		}
-		open := libraryOpening.FindStringSubmatch(js[:i])
-		if open == nil {
-			r.unshared++
-			return el
-		}
-		after := js[i+len(lib):]
-		end := libraryClosing[b2i(open[1] != "")][b2i(open[2] != "")].FindStringIndex(after)
-		if end == nil {
-			r.unshared++
-			return el
-		}
-		rest := after[end[1]:]
-		r.shared++
-		r.assets[r.lib.path] = []byte(r.lib.js)
-		var b strings.Builder
-		if !r.libLoaded {
-			b.WriteString(`<script src="` + r.lib.path + `"></script>`)
-			r.libLoaded = true
-		}
-		if strings.TrimSpace(rest) != "" {
-			b.WriteString("<script" + attrs + ">" + rest + "</script>")
-		}
-		return b.String()
-	})
+	}
+	return "<div class=\"output html\">" + h + "</div>\n"
 }
 
 // render renders a code cell's recorded outputs in order, each in the richest form the page can
@@ -160,7 +83,7 @@ func (r *outputRenderer) data(o *notebook.Output) (string, error) {
 	has := func(mime string) bool { _, ok := o.Data[mime]; return ok }
 	switch {
 	case has("text/html"):
-		return "<div class=\"output html\">" + r.shareLibrary(o.DataText("text/html")) + "</div>\n", nil
+		return r.html(o.DataText("text/html")), nil
 	case has("image/svg+xml"):
 		return "<div class=\"output image\">" + o.DataText("image/svg+xml") + "</div>\n", nil
 	}
@@ -199,11 +122,4 @@ func mimeTypes[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

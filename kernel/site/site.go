@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agenticrl/course/kernel/chart"
 )
 
 //go:embed templates/*.html static/style.css static/site.js
@@ -23,8 +25,8 @@ type Options struct {
 	Notebooks   string // folder with the chNN_*.ipynb and appX_*.ipynb notebooks
 	Out         string // folder the site is written to; replaced if it holds an earlier export
 	NodeModules string // the npm packages setup.sh installs (katex, minisearch)
-	// ChartLibrary is the echarts.min.js that chart outputs inline (kernel/js's npm package); the
-	// site serves it once instead of once per chart.
+	// ChartLibrary is echarts.min.js (kernel/js's npm package), from which the site writes the one
+	// file its charts load, at chart.LibraryPath beside the pages.
 	ChartLibrary string
 	Title        string // the course title, shown in the sidebar and on the index
 }
@@ -34,10 +36,10 @@ type Report struct {
 	Pages int   // HTML pages written, the index included
 	Files int   // all files written
 	Bytes int64 // their total size
-	// SharedCharts counts chart scripts whose inlined echarts now comes from the shared file;
-	// UnsharedScripts counts large inline scripts left as recorded (a library not recognised,
-	// e.g. another echarts version than ChartLibrary's): they work, but make pages heavy.
-	SharedCharts, UnsharedScripts int
+	// Charts counts chart outputs; LargeScripts counts inline scripts over 100 kB in outputs,
+	// most likely charts recorded with the whole charting library inlined: they work, but make
+	// pages heavy.
+	Charts, LargeScripts int
 }
 
 // DefaultTitle is the course's title, used when Options.Title is empty.
@@ -89,10 +91,10 @@ func Main(args []string) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("the site in %s has %d link problems:\n  %s", *out, len(problems), strings.Join(problems, "\n  "))
 	}
-	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s); %d charts share one echarts file\n",
-		rep.Pages, rep.Files, float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"), rep.SharedCharts)
-	if rep.UnsharedScripts > 0 {
-		fmt.Printf("site: warning: %d large inline scripts left in the pages (not the echarts bundle of %s)\n", rep.UnsharedScripts, *lib)
+	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s); %d charts load one echarts file, %s\n",
+		rep.Pages, rep.Files, float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"), rep.Charts, chart.LibraryPath)
+	if rep.LargeScripts > 0 {
+		fmt.Printf("site: warning: %d inline scripts over 100 kB in the outputs: re-record the notebooks that still inline the chart library\n", rep.LargeScripts)
 	}
 	return nil
 }
@@ -134,9 +136,9 @@ func Build(opt Options) (*Report, error) {
 			return nil, fmt.Errorf("%s missing in %s: run `make setup`", src, opt.NodeModules)
 		}
 	}
-	lib, err := loadChartLibrary(opt.ChartLibrary)
+	echarts, err := os.ReadFile(opt.ChartLibrary)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("echarts library missing (%v): run `make setup`", err)
 	}
 	chs, err := findChapters(opt.Notebooks)
 	if err != nil {
@@ -162,7 +164,7 @@ func Build(opt Options) (*Report, error) {
 			pg.Next = chs[i+1]
 		}
 		pg.PageTitle = ch.Label + ": " + ch.Title + " · " + opt.Title
-		secs, err := pg.render(lib, assets, rep)
+		secs, err := pg.render(assets, rep)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(opt.Notebooks, ch.File), err)
 		}
@@ -193,6 +195,12 @@ func Build(opt Options) (*Report, error) {
 	}
 	if err := writeAssets(w, opt.NodeModules, assets, docs); err != nil {
 		return nil, err
+	}
+	if rep.Charts > 0 {
+		// Where the notebooks' charts look for echarts: the same path, relative to the page.
+		if err := w.bytes(chart.LibraryPath, chart.Library(echarts)); err != nil {
+			return nil, err
+		}
 	}
 	if err := w.bytes(marker, []byte("written by the course's site export; the whole folder is replaced on the next export\n")); err != nil {
 		return nil, err
@@ -252,10 +260,10 @@ type indexPage struct {
 
 // render turns the chapter's cells into HTML blocks and its table of contents, and returns the
 // searchable sections.
-func (pg *chapterPage) render(lib *chartLibrary, assets assetFiles, rep *Report) ([]*section, error) {
+func (pg *chapterPage) render(assets assetFiles, rep *Report) ([]*section, error) {
 	md := newMarkdownRenderer()
-	outs := &outputRenderer{lib: lib, assets: assets, md: md}
-	defer func() { rep.SharedCharts += outs.shared; rep.UnsharedScripts += outs.unshared }()
+	outs := &outputRenderer{assets: assets, md: md}
+	defer func() { rep.Charts += outs.charts; rep.LargeScripts += outs.large }()
 	for i := range pg.Chapter.nb.Cells {
 		md.ids.Put([]byte(cellID(i)))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/notebook"
 )
 
@@ -153,68 +154,17 @@ func TestHeadingIDsUniqueAcrossCells(t *testing.T) {
 	}
 }
 
-// fakeLibrary stands for the echarts bundle: a UMD preamble, a "</script" in a string that a
-// chart must escape to inline it, and the version the file name is taken from.
-const fakeLibrary = `!function(t,e){e((t=globalThis).echarts={})}(this,function(t){t.version="5.6.0";t.tag="</script>"});`
-
-func TestShareLibrary(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "echarts.min.js")
-	if err := os.WriteFile(file, []byte(fakeLibrary), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lib, err := loadChartLibrary(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lib.path != "assets/lib/echarts-5.6.0.min.js" {
-		t.Fatalf("library path %s", lib.path)
-	}
-	esc := strings.ReplaceAll(fakeLibrary, "</script", `<\/script`)
-	chart := `echarts.init(document.getElementById('c')).setOption({});`
-	div := `<div id="c"></div>`
-	load := `<script src="assets/lib/echarts-5.6.0.min.js"></script>`
-	for _, tc := range []struct {
-		name     string
-		in, want string
-		shared   int
-		unshared int
-	}{
-		{"guarded, wrapped, with the chart (the course's charts)",
-			div + "\n<script type=\"text/javascript\">\nif (typeof window.echarts === \"undefined\") {\n(function(define, exports, module) {\n" + esc + "\n}).call(window);\n}\n(function() {\n" + chart + "\n})();\n</script>\n",
-			div + "\n" + load + "<script type=\"text/javascript\">\n(function() {\n" + chart + "\n})();\n</script>\n", 1, 0},
-		{"wrapped library in a script of its own",
-			"<script>(function(define, exports, module){" + esc + "}).call(window)</script>" + div + "<script>" + chart + "</script>",
-			load + div + "<script>" + chart + "</script>", 1, 0},
-		{"bare library",
-			"<script>\n" + esc + "\n</script>" + div + "<script>" + chart + "</script>",
-			load + div + "<script>" + chart + "</script>", 1, 0},
-		{"code before the library stays put",
-			"<script>var x = 1;\n" + esc + "</script>", "<script>var x = 1;\n" + esc + "</script>", 0, 1},
-		{"wrapper not closed",
-			"<script>(function(define, exports, module){" + esc + "</script>", "<script>(function(define, exports, module){" + esc + "</script>", 0, 1},
-		{"chart alone", div + "<script>" + chart + "</script>", div + "<script>" + chart + "</script>", 0, 0},
-		{"script with src", `<script src="x.js"></script>`, `<script src="x.js"></script>`, 0, 0},
-		{"a large unknown script", "<script>" + strings.Repeat("x", largeScript+1) + "</script>", "<script>" + strings.Repeat("x", largeScript+1) + "</script>", 0, 1},
-	} {
-		r := &outputRenderer{lib: lib, assets: assetFiles{}}
-		got := r.shareLibrary(tc.in)
-		if got != tc.want {
-			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
-		}
-		if r.shared != tc.shared || r.unshared != tc.unshared {
-			t.Errorf("%s: shared %d, unshared %d; want %d, %d", tc.name, r.shared, r.unshared, tc.shared, tc.unshared)
-		}
-		if tc.shared > 0 && string(r.assets[lib.path]) != fakeLibrary {
-			t.Errorf("%s: the shared file is not the library file", tc.name)
+func TestOutputCounts(t *testing.T) {
+	r := &outputRenderer{assets: assetFiles{}}
+	chart := `<div class="agentrl-chart" id="c"><svg></svg></div><script>draw()</script>`
+	large := "<script>" + strings.Repeat("x", largeScript+1) + "</script>"
+	for _, h := range []string{chart, chart + chart, large, `<script src="x.js"></script>`} {
+		if got := r.html(h); got != "<div class=\"output html\">"+h+"</div>\n" {
+			t.Errorf("HTML output changed: %q", got)
 		}
 	}
-	// A second chart on the same page runs after the library the first one loaded.
-	r := &outputRenderer{lib: lib, assets: assetFiles{}}
-	in := "<script>(function(define, exports, module){" + esc + "}).call(window);" + chart + "</script>"
-	first, second := r.shareLibrary(in), r.shareLibrary(in)
-	if first != load+"<script>"+chart+"</script>" || second != "<script>"+chart+"</script>" {
-		t.Errorf("two charts on a page:\n%q\n%q", first, second)
+	if r.charts != 3 || r.large != 1 {
+		t.Errorf("%d charts, %d large scripts; want 3 and 1", r.charts, r.large)
 	}
 }
 
@@ -297,24 +247,21 @@ func TestBuildFixtures(t *testing.T) {
 		`<div class="math display">G_t = \sum_{k=0}^{T-t-1}`,    // math left for KaTeX
 		`<span class="kd">func</span>`,                          // highlighted Go
 		`<span class="saved"`,                                   // the //@save marker
-		`echarts.init(document.getElementById('returns_chart')`, // the charts' own scripts
-		`echarts.init(document.getElementById('rewards_chart')`,
+		`<div class="agentrl-chart" id="chart_`, // the charts, with their pictures and scripts
+		`<svg width="640" height="360"`,
+		`<svg width="640" height="320"`,
+		`s.src = "lib/echarts.js"`,
 	} {
 		if !strings.Contains(ch1, want) {
 			t.Errorf("ch01_returns.html lacks %s", want)
 		}
 	}
-	// Both charts run after the one shared library, loaded once and before either.
-	load := `<script src="assets/lib/echarts-5.6.0.min.js"></script>`
-	if n := strings.Count(ch1, load); n != 1 || strings.Index(ch1, load) > strings.Index(ch1, "echarts.init(") {
-		t.Errorf("ch01_returns.html loads the shared echarts %d times, or after a chart", n)
+	// Both charts load the one copy of echarts, written where they look for it.
+	if rep.Charts != 2 || rep.LargeScripts != 0 {
+		t.Errorf("%d charts, %d large scripts; want 2 and 0", rep.Charts, rep.LargeScripts)
 	}
-	if rep.SharedCharts != 2 || rep.UnsharedScripts != 0 {
-		t.Errorf("shared %d chart scripts, left %d large scripts; want 2 and 0", rep.SharedCharts, rep.UnsharedScripts)
-	}
-	libs, _ := filepath.Glob(filepath.Join(out, "assets", "lib", "*"))
-	if len(libs) != 1 || readFile(t, libs[0]) != readFile(t, echartsFile) {
-		t.Errorf("assets/lib holds %v, want a copy of %s", libs, echartsFile)
+	if got, want := readFile(t, filepath.Join(out, "lib", "echarts.js")), string(chart.Library([]byte(readFile(t, echartsFile)))); got != want {
+		t.Error("lib/echarts.js is not the charts' library made from " + echartsFile)
 	}
 	if !strings.Contains(index, "make course") {
 		t.Error("the index does not say how to run the course locally")

@@ -170,8 +170,10 @@
         .filter(function (u) { return u.indexOf('file:') !== 0; }),
       errors: errors
     };
-    document.querySelectorAll('.output canvas').forEach(function (c) {
-      r.charts.push({ width: c.width, height: c.height, ink: inkPixels(c) });
+    // Each chart's element holds its static picture until echarts replaces it with a canvas.
+    document.querySelectorAll('.output .agentrl-chart').forEach(function (el) {
+      var c = el.querySelector('canvas');
+      r.charts.push(c ? { width: c.width, height: c.height, ink: inkPixels(c) } : { width: 0, height: 0, ink: 0 });
     });
     // Search the whole course for this chapter's name (on the index: the first chapter's), through
     // the same code the search box uses.

@@ -1,7 +1,7 @@
 // Command mkfixtures writes the fixture notebooks the site tests export. Their code cells are
 // real Go: each is run with `go run` and its printed output recorded, as the kernel would. The
-// chart cells' outputs are what go-echarts renders for the same data, with the echarts bundle of
-// kernel/js's npm package inlined in the two shapes a chart output may take.
+// chart cells' outputs are what the course's charts record (package chart) for go-echarts charts
+// of the same data: the element with its static picture, the script, the SVG and a title.
 //
 // Run from kernel/site: go run ./testdata/mkfixtures
 package main
@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenticrl/course/kernel/chart"
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 )
@@ -94,13 +95,11 @@ func write(name string, cells ...cell) {
 	}
 }
 
-// returnsChart is the chart of the discounted returns printed by the cell before it, in the
-// shape the course's chart helper records: the element, then one script that loads the
-// library only if the page lacks it (wrapped so require.js cannot capture it) and runs the chart.
-func returnsChart(echartsJS string) string {
+// returnsChart is the line chart of the discounted returns printed by the cell before it.
+func returnsChart() *charts.Line {
 	line := charts.NewLine()
 	line.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "360px", ChartID: "returns_chart"}),
+		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "360px"}),
 		charts.WithTitleOpts(opts.Title{Title: "Discounted return G_t", Subtitle: "rewards 1, 1, 1, 1; gamma = 0.9"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: "time step t"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "return"}),
@@ -110,19 +109,14 @@ func returnsChart(echartsJS string) string {
 		data = append(data, opts.LineData{Value: g})
 	}
 	line.SetXAxis([]string{"0", "1", "2", "3"}).AddSeries("G_t", data)
-	s := line.RenderSnippet()
-	script := between(s.Script, ">", "</script>")
-	return s.Element + "\n<script type=\"text/javascript\">\nif (typeof window.echarts === \"undefined\") {\n" +
-		"(function(define, exports, module) {\n" + strings.ReplaceAll(echartsJS, "</script", `<\/script`) +
-		"\n}).call(window);\n}\n(function() {\n" + script + "\n})();\n</script>\n"
+	return line
 }
 
-// rewardsChart is a bar chart in the other shape a chart output may have: the wrapped library
-// in a script of its own, then the element and go-echarts' script.
-func rewardsChart(echartsJS string) string {
+// rewardsChart is a bar chart of the episode's rewards.
+func rewardsChart() *charts.Bar {
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(
-		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "320px", ChartID: "rewards_chart"}),
+		charts.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "320px"}),
 		charts.WithTitleOpts(opts.Title{Title: "Reward per step"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: "time step t"}),
 		charts.WithYAxisOpts(opts.YAxis{Name: "reward"}),
@@ -132,14 +126,20 @@ func rewardsChart(echartsJS string) string {
 		data = append(data, opts.BarData{Value: r})
 	}
 	bar.SetXAxis([]string{"1", "2", "3", "4"}).AddSeries("r_t", data)
-	s := bar.RenderSnippet()
-	return "<script>(function(define, exports, module){\n" + echartsJS + "\n}).call(window)</script>\n" + s.Element + "\n" + s.Script
+	return bar
 }
 
-func between(s, open, close string) string {
-	_, after, _ := strings.Cut(s, open)
-	inside, _, _ := strings.Cut(after, close)
-	return inside
+// chartOutput is the display output the course's ShowChart records for c.
+func chartOutput(c chart.Chart) map[string]any {
+	out, err := chart.Render(c)
+	if err != nil {
+		log.Fatal(err)
+	}
+	data := map[string]any{}
+	for mime, content := range out.MIME() {
+		data[mime] = lines(content)
+	}
+	return map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": data}
 }
 
 func tinyPNG() string {
@@ -157,10 +157,7 @@ func tinyPNG() string {
 }
 
 func main() {
-	echartsJS, err := os.ReadFile("../js/node_modules/echarts/dist/echarts.min.js")
-	if err != nil {
-		log.Fatalf("%v: run `make setup` first", err)
-	}
+	os.Setenv("AGENTRL_ECHARTS_JS", "../js/node_modules/echarts/dist/echarts.min.js")
 	if err := os.MkdirAll("testdata/notebooks", 0o755); err != nil {
 		log.Fatal(err)
 	}
@@ -178,10 +175,10 @@ func main() {
 		code("//@save\nimport \"fmt\"\n\n// DiscountedReturns returns G_t for every step of one episode's rewards.\nfunc DiscountedReturns(rewards []float64, gamma float64) []float64 {\n\tg := make([]float64, len(rewards))\n\tnext := 0.0\n\tfor t := len(rewards) - 1; t >= 0; t-- {\n\t\tnext = rewards[t] + gamma*next\n\t\tg[t] = next\n\t}\n\treturn g\n}\n\nfunc main() {\n\tfor t, g := range DiscountedReturns([]float64{1, 1, 1, 1}, 0.9) {\n\t\tfmt.Printf(\"G_%d = %.3f\\n\", t, g)\n\t}\n}\n"),
 		markdown("### Plotting the returns\n\nThe return shrinks toward the end of the episode: fewer rewards are left to collect."),
 		withOutputs("%%\nplots.Line(\"Discounted return G_t\", \"time step t\", \"return\", DiscountedReturns([]float64{1, 1, 1, 1}, 0.9))\n",
-			map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": lines(returnsChart(string(echartsJS)))}}),
+			chartOutput(returnsChart())),
 		markdown("Every reward in this episode is 1:"),
 		withOutputs("%%\nplots.Bar(\"Reward per step\", \"time step t\", \"reward\", []float64{1, 1, 1, 1})\n",
-			map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": lines(rewardsChart(string(echartsJS)))}}),
+			chartOutput(rewardsChart())),
 		markdown("## Summary\n\n- The return weighs a reward $k$ steps ahead by $\\gamma^k$.\n- Computing it backwards takes one pass:\n\n```go\nnext = rewards[t] + gamma*next\n```\n"),
 	)
 
