@@ -244,10 +244,10 @@ func TestBuildFixtures(t *testing.T) {
 	for _, want := range []string{
 		`<li class="toc-h2"><a href="#the-discounted-return">The discounted return</a></li>`, // table of contents
 		`<li class="toc-h3"><a href="#plotting-the-returns">Plotting the returns</a></li>`,
-		`<div class="math display">G_t = \sum_{k=0}^{T-t-1}`,    // math left for KaTeX
-		`<span class="kd">func</span>`,                          // highlighted Go
-		`<span class="saved"`,                                   // the //@save marker
-		`<div class="agentrl-chart" id="chart_`, // the charts, with their pictures and scripts
+		`<div class="math display">G_t = \sum_{k=0}^{T-t-1}`, // math left for KaTeX
+		`<span class="kd">func</span>`,                       // highlighted Go
+		`<span class="saved"`,                                // the //@save marker
+		`<div class="agentrl-chart" id="chart_`,              // the charts, with their pictures and scripts
 		`<svg width="640" height="360"`,
 		`<svg width="640" height="320"`,
 		`s.src = "lib/echarts.js"`,
