@@ -169,11 +169,13 @@ func MeanStd(runs [][]float64) (mean, std []float64) {
 // Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
 var plotColors = []string{"#5470c6", "#ee6666", "#3ba272", "#fac858", "#9a60b4", "#73c0de", "#fc8452", "#ea7ccc"}
 
-// axisOption is an echarts axis: names carry their unit; a numeric X axis spans the data.
+// axisOption is an echarts axis: names carry their unit; a numeric X axis spans the data. X axis
+// categories are all labelled, slanted when they would not fit side by side; extra is the room
+// that slanted labels take below the axis.
 //
 // Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
-func axisOption(a Axis, isX bool) map[string]any {
-	o := map[string]any{"name": a.Name, "nameLocation": "middle", "nameGap": 50, "type": "value"}
+func axisOption(a Axis, isX bool) (o map[string]any, extra int) {
+	o = map[string]any{"name": a.Name, "nameLocation": "middle", "nameGap": 50, "type": "value"}
 	if a.Unit != "" {
 		o["name"] = a.Name + " (" + a.Unit + ")"
 	}
@@ -186,6 +188,17 @@ func axisOption(a Axis, isX bool) map[string]any {
 		o["type"], o["data"] = "category", a.Categories
 		delete(o, "min")
 		delete(o, "max")
+		longest, total := 0, 0
+		for _, c := range a.Categories {
+			longest, total = max(longest, len([]rune(c))), total+len([]rune(c))
+		}
+		label := map[string]any{"interval": 0}
+		if total > 60 { // about 60 characters fit under a 760-pixel chart
+			extra = 3 * longest
+			label["rotate"] = 30
+			o["nameGap"] = 28 + extra
+		}
+		o["axisLabel"] = label
 	case a.Log:
 		o["type"] = "log"
 	}
@@ -195,7 +208,7 @@ func axisOption(a Axis, isX bool) map[string]any {
 	if len(a.Range) > 1 {
 		o["max"] = a.Range[1]
 	}
-	return o
+	return o, extra
 }
 
 // pairs writes points as [x, y] for echarts (as [y, x] if swap), with six significant digits,
@@ -264,14 +277,16 @@ func (p *Plot) Option() string {
 		series = append(series, map[string]any{"type": "line", "data": [][2]float64{}, "markArea": map[string]any{"silent": true,
 			"itemStyle": map[string]any{"color": "rgba(120, 120, 120, 0.12)"}, "label": map[string]any{"color": "#555"}, "data": areas}})
 	}
+	x, extra := axisOption(p.X, true)
+	y, _ := axisOption(p.Y, false)
 	option := map[string]any{
 		"animation": false,
 		"title":     map[string]any{"text": p.Title, "subtext": p.Subtitle},
-		"grid":      map[string]any{"top": 80, "left": 80, "right": 40, "bottom": 75},
+		"grid":      map[string]any{"top": 80, "left": 80, "right": 40, "bottom": 75 + extra},
 		"legend":    map[string]any{"data": names, "bottom": 0},
 		"tooltip":   map[string]any{"trigger": "axis"},
-		"xAxis":     axisOption(p.X, true),
-		"yAxis":     axisOption(p.Y, false),
+		"xAxis":     x,
+		"yAxis":     y,
 		"series":    series,
 	}
 	b, err := json.Marshal(option) // maps marshal in key order: the same plot, the same bytes

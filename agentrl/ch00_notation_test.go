@@ -103,6 +103,18 @@ func TestPlotBarsAndLog(t *testing.T) {
 	if got := jsonOf(o["series"].([]any)[0].(map[string]any)["data"]); got != `[[0,3],[1,4]]` {
 		t.Errorf("bars %s", got)
 	}
+	// Categories too long to sit side by side are slanted, with room made for them.
+	long := NewPlot("Kinds", "", Axis{Name: "kind", Categories: []string{"off_by_one", "wrong_operator", "swapped_arguments", "wrong_return", "missing_case"}}, Axis{Name: "n"})
+	o = option(t, long.Bars("n", []float64{1, 2, 3, 4, 5}))
+	if x := o["xAxis"].(map[string]any); jsonOf(x["axisLabel"]) != `{"interval":0,"rotate":30}` || x["nameGap"] != 28.0+3*17 {
+		t.Errorf("long categories: %v", x)
+	}
+	if g := o["grid"].(map[string]any); g["bottom"] != 75.0+3*17 {
+		t.Errorf("grid %v: no room for slanted labels", g)
+	}
+	if x := option(t, p)["xAxis"].(map[string]any); jsonOf(x["axisLabel"]) != `{"interval":0}` {
+		t.Errorf("short categories: %v", x)
+	}
 	for name, f := range map[string]func(){
 		"bars":   func() { p.Bars("three", []float64{1, 2, 3}) },
 		"line":   func() { p.Line("short", []float64{1, 2}, []float64{1}) },

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/execute"
 	"github.com/agenticrl/course/kernel/notebook"
 )
@@ -48,86 +49,117 @@ func courseMain(args []string) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(root, "notebooks")
-	paths, err := notebook.Find(dir)
+	j, err := startJupyter(root, filepath.Join(root, "notebooks"), *ip, *port, filepath.Join(root, ".cache", "jupyter.log"))
 	if err != nil {
 		return err
 	}
-	if _, err := writeChartLibrary(); err != nil {
-		return err
+	fmt.Printf("The course is open at %s\n(log: %s; Ctrl-C stops it)\n", j.URL("tree"), j.log)
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	select {
+	case err := <-j.done:
+		return fmt.Errorf("Jupyter stopped: %v (log: %s)", err, j.log)
+	case <-sig:
+		j.Stop()
+		return nil
+	}
+}
+
+// jupyter is a running classic Jupyter Notebook server for the course.
+type jupyter struct {
+	cmd   *exec.Cmd
+	done  chan error // receives once, when the server exits
+	base  string     // http://host:port/
+	token string
+	log   string
+}
+
+// URL returns the address of path on the server, with the login token.
+func (j *jupyter) URL(path string) string {
+	return j.base + path + "?token=" + j.token
+}
+
+// Stop asks the server to exit and waits up to 10 s before killing it.
+func (j *jupyter) Stop() {
+	j.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-j.done:
+	case <-time.After(10 * time.Second):
+		j.cmd.Process.Kill()
+		<-j.done
+	}
+}
+
+// startJupyter serves the notebooks in dir the way `make course` does: the charts' library
+// written beside them, every notebook trusted (so classic Notebook runs chart scripts), a random
+// token, the kernel pointed at the checkout in root, its output in logPath. It returns once the
+// server answers.
+func startJupyter(root, dir, ip string, port int, logPath string) (*jupyter, error) {
+	paths, err := notebook.Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := chart.WriteLibrary(dir, filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")); err != nil {
+		return nil, err
 	}
 	sign := exec.Command(execute.Python, append([]string{"-c", signScript}, paths...)...)
 	if out, err := sign.CombinedOutput(); err != nil {
-		return fmt.Errorf("trusting the notebooks: %v\n%s", err, out)
+		return nil, fmt.Errorf("trusting the notebooks: %v\n%s", err, out)
 	}
-	if ln, err := net.Listen("tcp", net.JoinHostPort(*ip, strconv.Itoa(*port))); err != nil {
-		return fmt.Errorf("port %d is taken (%v): pass --port", *port, err)
+	if ln, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port))); err != nil {
+		return nil, fmt.Errorf("port %d is taken (%v): pass --port", port, err)
 	} else {
 		ln.Close()
 	}
 	token := make([]byte, 16)
 	if _, err := rand.Read(token); err != nil {
-		return err
+		return nil, err
 	}
-	tok := hex.EncodeToString(token)
-	argv := []string{"notebook", "--no-browser", "--ip=" + *ip, "--port=" + strconv.Itoa(*port), "--port-retries=0",
-		"--notebook-dir=" + dir, "--NotebookApp.token=" + tok}
+	j := &jupyter{token: hex.EncodeToString(token), done: make(chan error, 1), log: logPath}
+	argv := []string{"notebook", "--no-browser", "--ip=" + ip, "--port=" + strconv.Itoa(port), "--port-retries=0",
+		"--notebook-dir=" + dir, "--NotebookApp.token=" + j.token}
 	if os.Geteuid() == 0 {
 		argv = append(argv, "--allow-root")
 	}
-	cmd := exec.Command("/usr/bin/jupyter", argv...)
-	cmd.Env = append(os.Environ(), "AGENTRL_ROOT="+root)
-	logPath := filepath.Join(root, ".cache", "jupyter.log")
-	logf, err := os.Create(logPath)
+	j.cmd = exec.Command("/usr/bin/jupyter", argv...)
+	j.cmd.Env = append(os.Environ(), "AGENTRL_ROOT="+root)
+	if err := os.MkdirAll(filepath.Dir(j.log), 0o755); err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(j.log)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer logf.Close()
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting Jupyter (run `make setup`): %w", err)
+	defer logf.Close() // the server holds its own copy of the descriptor
+	j.cmd.Stdout, j.cmd.Stderr = logf, logf
+	if err := j.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting Jupyter (run `make setup`): %w", err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() { j.done <- j.cmd.Wait() }()
 
-	host := *ip
+	host := ip
 	if host == "0.0.0.0" {
 		host = "127.0.0.1"
 	}
-	base := fmt.Sprintf("http://%s/", net.JoinHostPort(host, strconv.Itoa(*port)))
+	j.base = fmt.Sprintf("http://%s/", net.JoinHostPort(host, strconv.Itoa(port)))
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		resp, err := http.Get(base + "api/status?token=" + tok)
+		resp, err := http.Get(j.URL("api/status"))
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				break
+				return j, nil
 			}
 		}
 		select {
-		case err := <-done:
-			return fmt.Errorf("Jupyter stopped (%v); its log: %s", err, logPath)
+		case err := <-j.done:
+			return nil, fmt.Errorf("Jupyter stopped (%v); its log: %s", err, j.log)
 		case <-time.After(300 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			return fmt.Errorf("Jupyter did not answer within a minute; its log: %s", logPath)
+			j.cmd.Process.Kill()
+			return nil, fmt.Errorf("Jupyter did not answer within a minute; its log: %s", j.log)
 		}
-	}
-	fmt.Printf("The course is open at %stree?token=%s\n(log: %s; Ctrl-C stops it)\n", base, tok, logPath)
-
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	select {
-	case err := <-done:
-		return fmt.Errorf("Jupyter stopped: %v (log: %s)", err, logPath)
-	case <-sig:
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-		}
-		return nil
 	}
 }
