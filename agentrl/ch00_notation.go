@@ -51,7 +51,7 @@ func ShowChart(c Chart) {
 // Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
 type Axis struct {
 	Name       string    // what is measured: "update", "solve rate"
-	Unit       string    // shown after the name in brackets: "nats", "s"; "" for none
+	Unit       string    // shown after the name in parentheses: "nats", "s"; "" for none
 	Range      []float64 // nil: fitted to the data; {lo}: from lo; {lo, hi}: exactly lo to hi
 	Log        bool      // a logarithmic scale
 	Categories []string  // X only: named categories instead of numbers (for Bars)
@@ -65,7 +65,7 @@ type Axis struct {
 type Plot struct {
 	Title, Subtitle string
 	X, Y            Axis
-	Width, Height   int // in pixels; 760 × 380 unless set
+	Width, Height   int // in pixels; 0 means 760 wide, 380 high
 	series          []plotSeries
 	regions         []plotRegion
 }
@@ -168,6 +168,19 @@ func MeanStd(runs [][]float64) (mean, std []float64) {
 //
 // Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
 var plotColors = []string{"#5470c6", "#ee6666", "#3ba272", "#fac858", "#9a60b4", "#73c0de", "#fc8452", "#ea7ccc"}
+
+// merge returns a new map with the entries of a, then those of b.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func merge(a, b map[string]any) map[string]any {
+	m := make(map[string]any, len(a)+len(b))
+	for _, from := range []map[string]any{a, b} {
+		for k, v := range from {
+			m[k] = v
+		}
+	}
+	return m
+}
 
 // axisOption is an echarts axis: names carry their unit; a numeric X axis spans the data. X axis
 // categories are all labelled, slanted when they would not fit side by side; extra is the room
@@ -296,26 +309,16 @@ func (p *Plot) Option() string {
 	return string(b)
 }
 
-// merge returns a new map with the entries of a, then those of b.
-//
-// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
-func merge(a, b map[string]any) map[string]any {
-	m := make(map[string]any, len(a)+len(b))
-	for _, from := range []map[string]any{a, b} {
-		for k, v := range from {
-			m[k] = v
-		}
-	}
-	return m
-}
-
 // RenderSnippet makes a Plot a Chart: its element (for the size) and its option.
 //
 // Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
 func (p *Plot) RenderSnippet() render.ChartSnippet {
 	w, h := p.Width, p.Height
-	if w == 0 || h == 0 {
-		w, h = 760, 380
+	if w == 0 {
+		w = 760
+	}
+	if h == 0 {
+		h = 380
 	}
 	return render.ChartSnippet{Element: fmt.Sprintf(`<div style="width:%dpx;height:%dpx;"></div>`, w, h), Option: p.Option()}
 }
