@@ -16,6 +16,7 @@ import (
 
 	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/notebook"
+	"github.com/agenticrl/course/kernel/spec"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -129,14 +130,19 @@ func waitCharts(t *testing.T, ctx context.Context, want int, fresh bool, timeout
 	}
 }
 
-// screenshot saves the first chart's element as name in $CHART_SCREENSHOTS, if set.
+// screenshot saves the view of the page's first chart as name in $CHART_SCREENSHOTS, if set.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	dir := os.Getenv("CHART_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	b, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(".agentrl-chart")))
+	// The page's own scrolling (classic Jupyter scrolls a panel, not the document) brings the chart
+	// into view; then the screenshot is of the viewport.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.agentrl-chart').scrollIntoView({block: 'center'}); true`)); err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -188,13 +194,23 @@ func TestJupyterDrawsCharts(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, filepath.Join(root, "notebooks", sampleChapter), filepath.Join(dir, sampleChapter))
 	want := chartCount(t, filepath.Join(dir, sampleChapter))
+	original, err := os.ReadFile(filepath.Join(dir, sampleChapter))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	j, err := startJupyter(root, dir, "127.0.0.1", port, filepath.Join(t.TempDir(), "jupyter.log"))
+	// Jupyter's data folder of its own, with this checkout's kernel spec: the user's may belong
+	// to another checkout, and the notebook signatures stay out of the user's store.
+	data := t.TempDir()
+	if _, err := spec.Install(root, data); err != nil {
+		t.Fatal(err)
+	}
+	j, err := startJupyter(root, dir, "127.0.0.1", port, filepath.Join(t.TempDir(), "jupyter.log"), "JUPYTER_DATA_DIR="+data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,15 +227,20 @@ func TestJupyterDrawsCharts(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitCharts(t, ctx, want, false, time.Minute)
+	// Opening a chapter must not change it: Jupyter saves what it shows, charts included.
+	if got, _ := os.ReadFile(filepath.Join(dir, sampleChapter)); !bytes.Equal(got, original) {
+		t.Errorf("opening %s in Jupyter changed the file", sampleChapter)
+	}
 
 	// Restart & Run All: mark the recorded charts, then wait for as many new ones.
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`,
-		chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
-		t.Fatalf("the kernel never connected: %v (Jupyter's log: %s)", err, j.log)
+		chromedp.WithPollingTimeout(40*time.Second))); err != nil {
+		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({jupyter: !!window.Jupyter, kernel: !!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel), status: document.getElementById('kernel_indicator_icon') ? document.getElementById('kernel_indicator_icon').className : ''})`))
+		t.Fatalf("the kernel never connected: %v; page: %s; Jupyter's log ends:\n%s", err, state, logTail(j.log))
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelectorAll('.agentrl-chart').forEach(function (el) { el.dataset.old = '1'; });
 Jupyter.notebook.restart_run_all({confirm: false}); true`)); err != nil {
-		t.Fatalf("restart and run all: %v", err)
+		t.Fatalf("restart and run all: %v; Jupyter's log ends:\n%s", err, logTail(j.log))
 	}
 	waitCharts(t, ctx, want, true, 4*time.Minute)
 	errors, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('.output_error').length`))
@@ -227,9 +248,18 @@ Jupyter.notebook.restart_run_all({confirm: false}); true`)); err != nil {
 		t.Fatal(err)
 	}
 	if errors != 0 {
-		t.Errorf("%d cells failed under Restart & Run All (Jupyter's log: %s)", errors, j.log)
+		t.Errorf("%d cells failed under Restart & Run All; Jupyter's log ends:\n%s", errors, logTail(j.log))
 	}
 	checkLocal(t, requests())
+}
+
+// logTail returns the end of a log file.
+func logTail(path string) string {
+	b, _ := os.ReadFile(path)
+	if len(b) > 3000 {
+		b = b[len(b)-3000:]
+	}
+	return string(b)
 }
 
 // nbconvert exports the sample chapter to HTML in dir with the given nbconvert arguments and

@@ -93,9 +93,9 @@ func (j *jupyter) Stop() {
 
 // startJupyter serves the notebooks in dir the way `make course` does: the charts' library
 // written beside them, every notebook trusted (so classic Notebook runs chart scripts), a random
-// token, the kernel pointed at the checkout in root, its output in logPath. It returns once the
-// server answers.
-func startJupyter(root, dir, ip string, port int, logPath string) (*jupyter, error) {
+// token, the kernel pointed at the checkout in root, its output in logPath. env adds to the
+// environment of Jupyter and of the signing. It returns once the server answers.
+func startJupyter(root, dir, ip string, port int, logPath string, env ...string) (*jupyter, error) {
 	paths, err := notebook.Find(dir)
 	if err != nil {
 		return nil, err
@@ -104,6 +104,7 @@ func startJupyter(root, dir, ip string, port int, logPath string) (*jupyter, err
 		return nil, err
 	}
 	sign := exec.Command(execute.Python, append([]string{"-c", signScript}, paths...)...)
+	sign.Env = append(os.Environ(), env...)
 	if out, err := sign.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("trusting the notebooks: %v\n%s", err, out)
 	}
@@ -123,7 +124,7 @@ func startJupyter(root, dir, ip string, port int, logPath string) (*jupyter, err
 		argv = append(argv, "--allow-root")
 	}
 	j.cmd = exec.Command("/usr/bin/jupyter", argv...)
-	j.cmd.Env = append(os.Environ(), "AGENTRL_ROOT="+root)
+	j.cmd.Env = append(append(os.Environ(), "AGENTRL_ROOT="+root), env...)
 	if err := os.MkdirAll(filepath.Dir(j.log), 0o755); err != nil {
 		return nil, err
 	}
