@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agenticrl/course/kernel/chart"
@@ -92,7 +93,7 @@ func bookCheck(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// A cell without an id breaks the notebook's trust in Jupyter: refuse before spending minutes.
 	for _, path := range paths {
@@ -111,7 +112,7 @@ func bookCheck(args []string) error {
 		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout, Root: root})
 		took := time.Since(start).Round(100 * time.Millisecond)
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return fmt.Errorf("interrupted while running %s: its processes are stopped and the notebook is unchanged", path)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "FAIL %s (%v)\n  %v\n", path, took, err)

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -15,11 +15,12 @@ import (
 // with a diff that names the notebook and the cell.
 func TestBookCheckCatchesOneChangedCharacter(t *testing.T) {
 	nb := readChapter0(t)
-	cell := -1
+	cell, first := -1, ""
 	for i, c := range nb.Cells {
 		if c.Type == "code" && len(c.Outputs) > 0 && strings.HasPrefix(c.Outputs[0].Text, "γ = 0.90") {
 			c.Outputs[0].Text = strings.Replace(c.Outputs[0].Text, "γ^30 = 0.042", "γ^30 = 0.043", 1)
 			cell = i + 1
+			first, _, _ = strings.Cut(c.Source, "\n")
 		}
 	}
 	if cell < 0 {
@@ -31,7 +32,7 @@ func TestBookCheckCatchesOneChangedCharacter(t *testing.T) {
 	}
 	for _, want := range []string{
 		"FAIL " + path,
-		path + ": cell " + strconv.Itoa(cell) + " (\"import (\"): stdout differs at line 1",
+		fmt.Sprintf("%s: cell %d (%q): stdout differs at line 1", path, cell, first),
 		"  - γ = 0.90: Σ γ^k over 2000 steps =  10.000, 1/(1-γ) =  10.000, γ^30 = 0.043",
 		"  + γ = 0.90: Σ γ^k over 2000 steps =  10.000, 1/(1-γ) =  10.000, γ^30 = 0.042",
 	} {

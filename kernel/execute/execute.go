@@ -128,6 +128,14 @@ func Run(ctx context.Context, path string, opt Options) (*notebook.Notebook, err
 	cmd.Dir = filepath.Dir(abs)
 	cmd.Env = append(env, markerVar+"="+marker)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// On an interrupt or the time limit, stop the whole run, not only the driver: the kernel runs
+	// in a session of its own and holds the output pipes open, so Wait would never return while
+	// it lives. WaitDelay bounds the wait for the pipes if anything escaped the marker.
+	cmd.Cancel = func() error {
+		killMarked(marker)
+		return nil
+	}
+	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

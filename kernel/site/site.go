@@ -60,7 +60,7 @@ func Main(args []string) error {
 	nbs := fl.String("notebooks", "notebooks", "folder holding the course notebooks")
 	title := fl.String("title", DefaultTitle, "course title")
 	nm := fl.String("node-modules", "", "npm packages installed by set-up (default: kernel/site/web/node_modules of the checkout)")
-	lib := fl.String("echarts", "", "the echarts.min.js that charts inline (default: kernel/js's, of the checkout)")
+	lib := fl.String("echarts", "", "echarts.min.js, from which the site writes the lib/echarts.js its charts load (default: kernel/js's, of the checkout)")
 	if err := fl.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
@@ -144,10 +144,12 @@ func Build(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := prepareOut(opt.Out); err != nil {
+	stage, err := stageOut(opt.Out)
+	if err != nil {
 		return nil, err
 	}
-	w := &writer{root: opt.Out}
+	defer os.RemoveAll(stage) // gone already when the export succeeded
+	w := &writer{root: stage}
 	assets := assetFiles{}
 	rep := &Report{Pages: len(chs) + 1}
 	var docs []searchDoc
@@ -202,33 +204,65 @@ func Build(opt Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	if err := w.bytes(marker, []byte("written by the course's site export; the whole folder is replaced on the next export\n")); err != nil {
+	if err := swapIn(stage, opt.Out); err != nil {
 		return nil, err
 	}
 	rep.Files, rep.Bytes = w.files, w.size
 	return rep, nil
 }
 
-// prepareOut empties the output folder when it holds an earlier export, and refuses any other
-// non-empty folder.
-func prepareOut(out string) error {
+// stageOut checks that out may be replaced (it is missing, empty, or an earlier export) and makes
+// the folder beside it that the new export is written to, marked as an export from the start.
+// Folders left by an export that was killed midway are removed first.
+func stageOut(out string) (string, error) {
 	entries, err := os.ReadDir(out)
-	if errors.Is(err, fs.ErrNotExist) {
-		return os.MkdirAll(out, 0o755)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
 	}
-	if err != nil {
-		return err
-	}
-	if len(entries) == 0 {
-		return nil
-	}
-	if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
-		return fmt.Errorf("%s is not empty and holds no earlier site export: refusing to replace it", out)
-	}
-	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(out, e.Name())); err != nil {
-			return err
+	if len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
+			return "", fmt.Errorf("%s is not empty and holds no earlier site export: refusing to replace it", out)
 		}
+	}
+	parent, base := filepath.Dir(filepath.Clean(out)), filepath.Base(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".new-*"))
+	for _, dir := range stale {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			os.RemoveAll(dir)
+		}
+	}
+	stage, err := os.MkdirTemp(parent, "."+base+".new-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(stage, 0o755); err != nil {
+		return "", err
+	}
+	note := []byte("written by the course's site export; the whole folder is replaced on the next export\n")
+	return stage, os.WriteFile(filepath.Join(stage, marker), note, 0o644)
+}
+
+// swapIn puts the finished export stage in place of out: out moves aside, stage takes its name,
+// and only then is the earlier export removed. If the swap fails, out is put back.
+func swapIn(stage, out string) error {
+	aside := ""
+	if _, err := os.Lstat(out); err == nil {
+		aside = stage + ".old"
+		if err := os.Rename(out, aside); err != nil {
+			return fmt.Errorf("replacing %s: %w", out, err)
+		}
+	}
+	if err := os.Rename(stage, out); err != nil {
+		if aside != "" {
+			os.Rename(aside, out)
+		}
+		return fmt.Errorf("replacing %s: %w", out, err)
+	}
+	if aside != "" {
+		return os.RemoveAll(aside)
 	}
 	return nil
 }

@@ -286,6 +286,7 @@ func TestBuildFixtures(t *testing.T) {
 	}
 }
 
+// An export replaces an earlier export, and only that, and only once it is complete.
 func TestBuildReplacesOnlyExports(t *testing.T) {
 	out, _ := buildFixtures(t)
 	stale := filepath.Join(out, "stale.html")
@@ -298,6 +299,28 @@ func TestBuildReplacesOnlyExports(t *testing.T) {
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("a file of the earlier export survived the new one")
 	}
+	// An export that fails midway leaves the earlier one as it was, and nothing beside it.
+	broken := t.TempDir()
+	for _, name := range []string{"ch00_start.ipynb", "ch01_returns.ipynb"} {
+		if err := os.WriteFile(filepath.Join(broken, name), []byte(readFile(t, filepath.Join(fixtures, name))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := `{"cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "# Bad"}, {"cell_type": "code", "id": "b", "metadata": {}, "execution_count": 1, "source": "x", "outputs": [{"output_type": "weird"}]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	if err := os.WriteFile(filepath.Join(broken, "ch02_bad.ipynb"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := readFile(t, filepath.Join(out, "index.html"))
+	if _, err := Build(Options{Notebooks: broken, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile}); err == nil || !strings.Contains(err.Error(), "weird") {
+		t.Fatalf("export of a broken notebook: %v", err)
+	}
+	if readFile(t, filepath.Join(out, "index.html")) != index {
+		t.Error("a failed export changed the earlier one")
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*")); len(left) != 0 {
+		t.Errorf("a failed export left %v", left)
+	}
+
 	other := t.TempDir()
 	if err := os.WriteFile(filepath.Join(other, "notes.txt"), nil, 0o644); err != nil {
 		t.Fatal(err)

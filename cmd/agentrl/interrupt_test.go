@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agenticrl/course/kernel/notebook"
+)
+
+// TestHelperProcess is not a test: the tests below run the test binary again with
+// AGENTRL_HELPER set, and this runs the command they name as a process of its own, which they can
+// then interrupt.
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv("AGENTRL_HELPER") == "" {
+		t.Skip("runs only as a helper process")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(os.Getenv("AGENTRL_HELPER_ARGS")), &args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "no command", args[0])
+		os.Exit(3)
+	}
+	if err := c.run(args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "agentrl:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// helper starts `agentrl ARGS...` as a process tagged with a random value in its environment,
+// which every process it starts inherits; it returns the command and the tag.
+func helper(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer, string) {
+	t.Helper()
+	b := make([]byte, 8)
+	rand.Read(b)
+	tag := hex.EncodeToString(b)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(append(os.Environ(), "AGENTRL_HELPER=1", "AGENTRL_HELPER_ARGS="+string(must(json.Marshal(args))), "AGENTRL_TEST_TAG="+tag), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, &out, tag
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// tagged lists the processes whose environment carries the tag.
+func tagged(tag string) []int {
+	needle := []byte("\x00AGENTRL_TEST_TAG=" + tag + "\x00")
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(append(append([]byte{0}, env...), 0), needle) {
+			continue
+		}
+		if stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+				continue // a zombie has stopped; its parent has not collected it yet
+			}
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// waitFile waits for a file to exist, failing the test after the timeout.
+func waitFile(t *testing.T, path string, timeout time.Duration, out *bytes.Buffer) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never appeared; the command said:\n%s", path, out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// interruptWithin sends sig to cmd and fails the test unless it exits within limit and leaves no
+// tagged process behind; it returns how long the exit took.
+func interruptWithin(t *testing.T, cmd *exec.Cmd, tag string, sig syscall.Signal, limit time.Duration) time.Duration {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	start := time.Now()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(limit):
+		for _, pid := range tagged(tag) { // leave nothing running behind a failed test
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		t.Fatalf("still running %v after %v", limit, sig)
+	}
+	took := time.Since(start)
+	// Processes killed a moment ago may take a few milliseconds to leave /proc.
+	var left []int
+	for range 20 {
+		if left = tagged(tag); len(left) == 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(left) != 0 {
+		for _, pid := range left {
+			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			t.Errorf("left running after %v: pid %d %s", sig, pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return took
+}
+
+// Ctrl-C during `book check` stops the check within seconds, kills the kernel and the running
+// cell, and leaves the notebook as it was.
+func TestBookCheckStopsOnInterrupt(t *testing.T) {
+	nb := readChapter0(t)
+	ready := filepath.Join(t.TempDir(), "cell-started")
+	cell := *nb.Cells[len(nb.Cells)-1]
+	for _, c := range nb.Cells {
+		if c.Type == "code" {
+			cell = *c
+			break
+		}
+	}
+	cell.ID, cell.Outputs = "slow-cell", nil
+	cell.Source = "%%\nos.WriteFile(os.Getenv(\"READY_FILE\"), nil, 0o644)\ntime.Sleep(10 * time.Minute)\n"
+	nb.Cells = []*notebook.Cell{&cell}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ch00_slow.ipynb")
+	if err := nb.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		os.Remove(ready)
+		cmd, out, tag := helper(t, []string{"READY_FILE=" + ready}, "book", "check", "--update", "--notebooks", dir, "ch00")
+		waitFile(t, ready, 3*time.Minute, out)
+		took := interruptWithin(t, cmd, tag, sig, 5*time.Second)
+		if !strings.Contains(out.String(), "interrupted while running "+path) {
+			t.Errorf("%v: the command said:\n%s", sig, out)
+		}
+		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+			t.Errorf("%v: the notebook changed", sig)
+		}
+		t.Logf("%v: stopped in %v", sig, took.Round(time.Millisecond))
+	}
+}
