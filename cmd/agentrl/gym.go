@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -26,27 +27,29 @@ const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
   run TASK -actions FILE    a scripted episode; the JSON trajectory goes to stdout
   validate                  prove every task's properties
   bench [-seconds S]        test runs per second: cold, fresh and cached
-  generate [-seed N]        regenerate the task family into -tasks
+  generate [-seed N]        regenerate the task family into -tasks (-overwrite: replace a
+                            different family there)
 
 common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combined,
 -turns N, -exploit (offer the exploit tool), -protect-tests, -patches (menu edits are patches of the
 module at reset, each tested at once), -workers N, -sandbox auto|namespaces|rlimits`
 
 type gymFlags struct {
-	fs      *flag.FlagSet
-	tasks   string
-	reward  string
-	turns   int
-	tokens  int
-	exploit bool
-	protect bool
-	workers int
-	mode    string
-	actions string
-	all     bool
-	seconds float64
-	seed    uint64
-	patches bool
+	fs        *flag.FlagSet
+	tasks     string
+	reward    string
+	turns     int
+	tokens    int
+	exploit   bool
+	protect   bool
+	workers   int
+	mode      string
+	actions   string
+	all       bool
+	seconds   float64
+	seed      uint64
+	overwrite bool
+	patches   bool
 }
 
 func newGymFlags(name string) *gymFlags {
@@ -64,6 +67,7 @@ func newGymFlags(name string) *gymFlags {
 	g.fs.BoolVar(&g.all, "all", false, "also show hidden tests and the reference fix (show)")
 	g.fs.Float64Var(&g.seconds, "seconds", 3, "seconds per bench mode")
 	g.fs.Uint64Var(&g.seed, "seed", 1, "generator seed (generate)")
+	g.fs.BoolVar(&g.overwrite, "overwrite", false, "replace a different task family in -tasks (generate)")
 	return g
 }
 
@@ -374,8 +378,16 @@ func gymGenerate(g *gymFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := taskgen.Write(g.tasks, tasks); err != nil {
+	changed, err := taskgen.Write(g.tasks, tasks, g.overwrite)
+	if errors.Is(err, taskgen.ErrDifferentFamily) {
+		return fmt.Errorf("%w; seed %d makes another one. Pass -overwrite to replace it, or -tasks DIR to write elsewhere", err, g.seed)
+	}
+	if err != nil {
 		return err
+	}
+	if !changed {
+		fmt.Printf("%s already holds these %d tasks (seed %d): nothing to write\n", g.tasks, len(tasks), g.seed)
+		return nil
 	}
 	fmt.Printf("wrote %d tasks to %s\n", len(tasks), g.tasks)
 	gym.PrintCounts(os.Stdout, tasks)

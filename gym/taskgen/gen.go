@@ -3,7 +3,10 @@ package taskgen
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -311,17 +314,93 @@ func evaluate(python string, job evalJob) (*evalResult, error) {
 	return res, nil
 }
 
-// Write replaces the split folders under dir with the tasks.
-func Write(dir string, tasks []*gym.Task) error {
+// ErrDifferentFamily is Write's refusal to replace a task family by a different one.
+var ErrDifferentFamily = errors.New("holds a different task family")
+
+// Write puts the tasks under dir as SPLIT/ID folders and reports whether anything changed. It
+// writes them beside the split folders and swaps each split in only when every task is written,
+// so a failure leaves dir as it was. It deletes nothing it did not create: a split folder that
+// holds anything but task folders is refused. The same family already in dir is left untouched;
+// a different one is replaced only with overwrite (the committed dataset is one).
+func Write(dir string, tasks []*gym.Task, overwrite bool) (bool, error) {
+	existing := 0
 	for _, s := range gym.Splits {
-		if err := os.RemoveAll(filepath.Join(dir, string(s))); err != nil {
-			return err
+		entries, err := os.ReadDir(filepath.Join(dir, string(s)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		for _, e := range entries {
+			if _, err := os.Stat(filepath.Join(dir, string(s), e.Name(), gym.TaskFile)); err != nil {
+				return false, fmt.Errorf("%s is not a task folder (it has no %s): move it out of %s first",
+					filepath.Join(dir, string(s), e.Name()), gym.TaskFile, dir)
+			}
+			existing++
 		}
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	stage, err := os.MkdirTemp(dir, ".generate-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(stage)
 	for _, t := range tasks {
-		if err := gym.WriteTask(dir, t); err != nil {
-			return err
+		if err := gym.WriteTask(stage, t); err != nil {
+			return false, err
 		}
 	}
-	return nil
+	same := true
+	for _, s := range gym.Splits {
+		a, err := treeFiles(filepath.Join(stage, string(s)))
+		if err != nil {
+			return false, err
+		}
+		b, err := treeFiles(filepath.Join(dir, string(s)))
+		if err != nil {
+			return false, err
+		}
+		same = same && maps.Equal(a, b)
+	}
+	switch {
+	case same:
+		return false, nil
+	case existing > 0 && !overwrite:
+		return false, fmt.Errorf("%s %w (%d tasks): nothing written", dir, ErrDifferentFamily, existing)
+	}
+	for _, s := range gym.Splits {
+		split, fresh := filepath.Join(dir, string(s)), filepath.Join(stage, string(s))
+		if _, err := os.Stat(split); err == nil {
+			if err := os.Rename(split, filepath.Join(stage, string(s)+".old")); err != nil {
+				return false, err
+			}
+		}
+		if _, err := os.Stat(fresh); err == nil {
+			if err := os.Rename(fresh, split); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// treeFiles maps the path of every file under dir to its content (none if dir is missing).
+func treeFiles(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && path == dir {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[rel] = string(b)
+		return err
+	})
+	return files, err
 }

@@ -1,7 +1,10 @@
 package taskgen
 
 import (
+	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +65,59 @@ func TestTemplatesAreSound(t *testing.T) {
 		if n := len(gym.SplitLines(tpl.source)); n < 5 || n > 30 {
 			t.Errorf("%s: %d lines", tpl.name, n)
 		}
+	}
+}
+
+// fakeTasks is a small family for Write: one task per split, its module text set by tag.
+func fakeTasks(tag string) []*gym.Task {
+	var tasks []*gym.Task
+	for _, s := range gym.Splits {
+		tasks = append(tasks, &gym.Task{ID: "t-" + string(s), Split: s, Module: "m", Entry: "f",
+			Buggy: "def f(): return 1  # " + tag + "\n", Fix: "def f(): return 2\n",
+			VisibleTests: "pass\n", HiddenTests: "pass\n"})
+	}
+	return tasks
+}
+
+// Write replaces only a task family, only the same one without being told, and never deletes
+// what it did not write.
+func TestWriteGuardsTheDataset(t *testing.T) {
+	dir := t.TempDir()
+	if changed, err := Write(dir, fakeTasks("a"), false); err != nil || !changed {
+		t.Fatalf("first write: %v, %v", changed, err)
+	}
+	module := filepath.Join(dir, "train", "t-train", "m.py")
+	if changed, err := Write(dir, fakeTasks("a"), false); err != nil || changed {
+		t.Errorf("the same family again: changed %v, %v", changed, err)
+	}
+	if _, err := Write(dir, fakeTasks("b"), false); !errors.Is(err, ErrDifferentFamily) {
+		t.Errorf("a different family without overwrite: %v", err)
+	}
+	if b, _ := os.ReadFile(module); !strings.Contains(string(b), "# a") {
+		t.Error("a refused write changed the dataset")
+	}
+	stray := filepath.Join(dir, "dev", "notes")
+	if err := os.MkdirAll(stray, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(dir, fakeTasks("b"), true); err == nil || !strings.Contains(err.Error(), stray+" is not a task folder") {
+		t.Errorf("a folder that is not a task: %v", err)
+	}
+	if err := os.Remove(stray); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := Write(dir, fakeTasks("b"), true); err != nil || !changed {
+		t.Fatalf("overwrite: %v, %v", changed, err)
+	}
+	if b, _ := os.ReadFile(module); !strings.Contains(string(b), "# b") {
+		t.Error("overwrite did not replace the family")
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "dev test train" {
+		t.Errorf("dir holds %v after the writes", names)
 	}
 }
