@@ -87,6 +87,9 @@ func (g *gymFlags) parse(args []string) ([]string, error) {
 }
 
 func (g *gymFlags) pool() (*sandbox.Pool, error) {
+	if err := checkBounds(bound{flag: "-workers", value: float64(g.workers), lo: 0, hi: 1024}); err != nil {
+		return nil, err
+	}
 	opts := sandbox.Options{Workers: g.workers}
 	switch g.mode {
 	case "auto":
@@ -101,6 +104,12 @@ func (g *gymFlags) pool() (*sandbox.Pool, error) {
 }
 
 func (g *gymFlags) config() (gym.Config, error) {
+	if err := checkBounds(
+		bound{flag: "-turns", value: float64(g.turns), lo: 1, hi: 1000},
+		bound{flag: "-tokens", value: float64(g.tokens), lo: 0, hi: 1 << 24},
+	); err != nil {
+		return gym.Config{}, err
+	}
 	mode, err := gym.ParseRewardMode(g.reward)
 	if err != nil {
 		return gym.Config{}, fmt.Errorf("%w: %v", errUsage, err)
@@ -351,6 +360,9 @@ func gymValidate(g *gymFlags) error {
 }
 
 func gymBench(g *gymFlags) error {
+	if err := checkBounds(bound{flag: "-seconds", value: g.seconds, lo: 0, hi: 3600, loOpen: true}); err != nil {
+		return err
+	}
 	tasks, err := gym.LoadTasks(g.tasks)
 	if err != nil {
 		return err

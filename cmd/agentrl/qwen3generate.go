@@ -42,8 +42,11 @@ func qwen3Generate(args []string) error {
 	if g.modelDir == "" || g.promptFile == "" || fs.NArg() > 0 {
 		return fmt.Errorf("%w: agentrl qwen3 generate --model-dir DIR --prompt-file chat.json [flags]", errUsage)
 	}
-	if g.opts.MaxNew <= 0 || g.opts.Temperature < 0 {
-		return fmt.Errorf("%w: --max-new must be positive and --temperature not negative", errUsage)
+	if err := checkBounds(
+		bound{flag: "--max-new", value: float64(g.opts.MaxNew), lo: 1, hi: 1 << 20},
+		bound{flag: "--temperature", value: g.opts.Temperature, lo: 0, hi: 100},
+	); err != nil {
+		return err
 	}
 	return runGenerate(os.Stdout, g)
 }

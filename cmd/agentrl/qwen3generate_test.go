@@ -84,6 +84,8 @@ func TestQwen3Generate(t *testing.T) {
 		{"generate", "--prompt-file", chatFile},
 		{"generate", "--model-dir", modelDir, "--prompt-file", chatFile, "--max-new", "0"},
 		{"generate", "--model-dir", modelDir, "--prompt-file", chatFile, "--temperature", "-1"},
+		{"generate", "--model-dir", modelDir, "--prompt-file", chatFile, "--temperature", "NaN"},
+		{"generate", "--model-dir", modelDir, "--prompt-file", chatFile, "--temperature", "Inf"},
 		{"logprobs", "--model-dir", modelDir, "--text", "hi", "--ids", "1,2"},
 		{"logprobs", "--model-dir", modelDir, "--text", "x"}, // one token
 	}

@@ -96,11 +96,28 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
+	// Every update's batch holds a row per call, so -groups × -group-size × -turns sets its memory:
+	// the caps keep one update of the largest run within a few GB.
+	if err := checkBounds(
+		bound{flag: "-steps", value: float64(r.Steps), lo: 1, hi: 100_000},
+		bound{flag: "-groups", value: float64(r.Groups), lo: 1, hi: 64},
+		bound{flag: "-group-size", value: float64(r.Size), lo: 1, hi: 64},
+		bound{flag: "-turns", value: float64(r.Turns), lo: 1, hi: 32},
+		bound{flag: "-gamma", value: r.Gamma, lo: 0, hi: 1, loOpen: true},
+		bound{flag: "-pass-bonus", value: r.PassBonus, lo: 0, hi: 10},
+		bound{flag: "-eval-temp", value: f.evalTemp, lo: 0, hi: 10},
+		bound{flag: "-lr", value: r.LR, lo: 0, hi: 1, loOpen: true},
+		bound{flag: "-refill", value: float64(r.Refill), lo: 0, hi: 16},
+		bound{flag: "-entropy-coef", value: r.Entropy, lo: 0, hi: 10},
+		bound{flag: "-kl-coef", value: r.KL, lo: 0, hi: 100},
+		bound{flag: "-checkpoint-every", value: float64(f.every), lo: 1, hi: 100_000},
+		bound{flag: "-eval-reps", value: float64(f.evalReps), lo: 1, hi: 100},
+		bound{flag: "-test-timeout", value: f.timeout.Seconds(), lo: 0, hi: 60, loOpen: true},
+	); err != nil {
+		return nil, err
+	}
 	if err := f.recipe.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if f.evalTemp < 0 || f.every <= 0 || f.evalReps <= 0 {
-		return nil, fmt.Errorf("%w: -eval-temp must not be negative, -checkpoint-every and -eval-reps must be positive", errUsage)
 	}
 	if f.out == "" {
 		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.recipe.Algo, f.seed))

@@ -38,6 +38,16 @@ func smallTaskDir(t *testing.T) string {
 }
 
 func TestTrainFlagErrors(t *testing.T) {
+	// Numbers out of range, NaN and infinities are refused with the flag's name and its range.
+	for _, args := range [][]string{
+		{"-lr", "Inf"}, {"-lr", "NaN"}, {"-lr", "2"}, {"-entropy-coef", "NaN"}, {"-kl-coef", "+Inf"}, {"-pass-bonus", "NaN"},
+		{"-gamma", "NaN"}, {"-eval-temp", "Inf"}, {"-turns", "1000"}, {"-groups", "100000"}, {"-test-timeout", "0s"},
+	} {
+		_, err := parseTrainFlags(args)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), args[0]+" ") || !strings.Contains(err.Error(), "want a number in") {
+			t.Errorf("%v: got %v, want a usage error naming %s and its range", args, err, args[0])
+		}
+	}
 	for _, args := range [][]string{
 		{"-algo", "nope"}, {"-steps", "0"}, {"-lr", "-1"}, {"-kl-coef", "-1"}, {"-refill", "-1"}, {"extra"}, {"-group-size", "x"},
 		{"-credit", "nope"}, {"-gamma", "0"}, {"-gamma", "1.5"}, {"-eval-temp", "-1"}, {"-pass-bonus", "-0.1"},
