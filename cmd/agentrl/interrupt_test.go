@@ -178,3 +178,39 @@ func TestBookCheckStopsOnInterrupt(t *testing.T) {
 		t.Logf("%v: stopped in %v", sig, took.Round(time.Millisecond))
 	}
 }
+
+// Ctrl-C during training stops it at once with every sandbox worker gone, and the run resumes
+// from its last checkpoint.
+func TestTrainStopsOnInterrupt(t *testing.T) {
+	dir := smallTaskDir(t)
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"train", "tinyagent", "-tasks", dir, "-out", out, "-steps", "1000", "-groups", "1", "-group-size", "2",
+		"-turns", "2", "-eval-reps", "1", "-checkpoint-every", "1"}
+	metrics := filepath.Join(out, "metrics.jsonl")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		before := lines(metrics)
+		cmd, _, tag := helper(t, nil, append(args, "-resume="+strconv.FormatBool(sig == syscall.SIGTERM))...)
+		// Interrupt it once it has trained an update of its own.
+		deadline := time.Now().Add(2 * time.Minute)
+		for lines(metrics) <= before+1 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		took := interruptWithin(t, cmd, tag, sig, 5*time.Second)
+		t.Logf("%v: stopped in %v", sig, took.Round(time.Millisecond))
+	}
+	f, err := parseTrainFlags(append(args[2:len(args):len(args)], "-resume", "-steps", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	f.progress = &buf
+	if err := trainTinyAgent(f, &buf); err != nil {
+		t.Fatalf("resuming after the interrupts: %v\n%s", err, buf.String())
+	}
+}
+
+// lines counts the lines of a file (0 if it is missing).
+func lines(path string) int {
+	b, _ := os.ReadFile(path)
+	return bytes.Count(b, []byte("\n"))
+}

@@ -72,8 +72,8 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.IntVar(&r.Refill, "refill", r.Refill, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
 	fs.Float64Var(&r.Entropy, "entropy-coef", r.Entropy, "entropy bonus added to the loss (Chapter 10)")
 	fs.Float64Var(&r.KL, "kl-coef", r.KL, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
-	fs.StringVar(&f.out, "out", "", "run folder for metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
-	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint")
+	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
+	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint, under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
 	fs.StringVar(&f.tasks, "tasks", "datasets/bugfix", "task folder")
 	fs.IntVar(&f.evalReps, "eval-reps", 2, "evaluation episodes per held-out task (train tasks: 1)")
@@ -183,14 +183,29 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 }
 
 func trainTinyAgent(f *trainFlags, out io.Writer) error {
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockRun(f.out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	settings := filepath.Join(f.out, "run.json")
+	if f.resume {
+		if err := checkSettings(settings, f.settings()); err != nil {
+			return err
+		}
+	} else if _, err := os.Stat(f.checkpoint); err == nil {
+		return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
+	} else if err := writeSettings(settings, f.settings()); err != nil {
+		return err
+	}
 	run, err := newTinyRun(f)
 	if err != nil {
 		return err
 	}
 	defer run.pool.Close()
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
 	pool, agent, tr, env := run.pool, run.agent, run.tr, run.env
 	var logs []metricLine
 	if f.resume {
@@ -201,8 +216,6 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "resumed %s at update %d\n", f.checkpoint, tr.Steps())
-	} else if _, err := os.Stat(f.checkpoint); err == nil {
-		return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
 	}
 	if err := writeMetrics(f.metrics, logs); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -130,6 +131,23 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	if len(steps) != 3 || steps[2] != 2 {
 		t.Errorf("after resuming: updates %v, want [0 1 2]", steps)
 	}
+	// Resuming under other settings is refused, naming each setting that differs.
+	_, err = train("4", "-resume", "-lr", "0.01", "-algo", "grpo")
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-algo drgrpo (now grpo)") || !strings.Contains(err.Error(), "-lr 0.003 (now 0.01)") {
+		t.Errorf("resume under another -lr and -algo: %v", err)
+	}
+	if steps, _ = metricUpdates(t, filepath.Join(outDir, "metrics.jsonl")); len(steps) != 3 {
+		t.Errorf("a refused resume changed the metrics: updates %v", steps)
+	}
+	// Two processes never write one run folder: the second is told who holds it.
+	unlock, err := lockRun(outDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := train("4", "-resume"); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("is being written by process %d", os.Getpid())) {
+		t.Errorf("a run folder in use: %v", err)
+	}
+	unlock()
 }
 
 func TestTimeToTarget(t *testing.T) {
