@@ -313,21 +313,16 @@ func bookChartLibrary(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("%w: chart-library takes no arguments", errUsage)
 	}
-	path, err := writeChartLibrary()
+	root, err := courseRoot()
+	if err != nil {
+		return err
+	}
+	path, err := chart.WriteLibrary(filepath.Join(root, "notebooks"), chart.CheckoutECharts(root))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "chart library: %s\n", path)
 	return nil
-}
-
-// writeChartLibrary writes notebooks/lib/echarts.js of the checkout, if not up to date.
-func writeChartLibrary() (string, error) {
-	root, err := courseRoot()
-	if err != nil {
-		return "", err
-	}
-	return chart.WriteLibrary(filepath.Join(root, "notebooks"), filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js"))
 }
 
 func orNone(s string) string {

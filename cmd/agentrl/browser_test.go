@@ -282,7 +282,7 @@ func nbconvert(t *testing.T, dir string, args ...string) string {
 // Exported away from the library, the page shows the chart's static picture instead.
 func TestNbconvertDrawsCharts(t *testing.T) {
 	root, _ := filepath.Abs("../..")
-	echarts := filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")
+	echarts := chart.CheckoutECharts(root)
 	want := chartCount(t, filepath.Join(root, "notebooks", sampleChapter))
 	for _, template := range []string{"lab", "classic"} {
 		t.Run(template, func(t *testing.T) {

@@ -100,7 +100,7 @@ func startJupyter(root, dir, ip string, port int, logPath string, env ...string)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := chart.WriteLibrary(dir, filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")); err != nil {
+	if _, err := chart.WriteLibrary(dir, chart.CheckoutECharts(root)); err != nil {
 		return nil, err
 	}
 	sign := exec.Command(execute.Python, append([]string{"-c", signScript}, paths...)...)

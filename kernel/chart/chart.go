@@ -147,8 +147,13 @@ func nodeCommand() (string, error) {
 	return "", errors.New("Node.js not found, needed to draw charts' static pictures: run `make setup` (it installs npm and Node.js)")
 }
 
+// CheckoutECharts is where set-up installs echarts.min.js from npm in the checkout at root.
+func CheckoutECharts(root string) string {
+	return filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")
+}
+
 // EChartsFile returns the path of echarts.min.js: $AGENTRL_ECHARTS_JS if set, else the copy
-// set-up installs from npm in the checkout ($AGENTRL_ROOT, set by the course's kernel).
+// set-up installs in the checkout ($AGENTRL_ROOT, set by the course's kernel).
 func EChartsFile() (string, error) {
 	path := os.Getenv("AGENTRL_ECHARTS_JS")
 	if path == "" {
@@ -156,7 +161,7 @@ func EChartsFile() (string, error) {
 		if root == "" {
 			return "", errors.New("echarts library not found: neither AGENTRL_ECHARTS_JS nor AGENTRL_ROOT is set (the course's kernel sets AGENTRL_ROOT)")
 		}
-		path = filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")
+		path = CheckoutECharts(root)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return "", fmt.Errorf("echarts library not found (%v): run `make setup`, or set AGENTRL_ECHARTS_JS", err)

@@ -76,7 +76,7 @@ func Main(args []string) error {
 			*nm = filepath.Join(root, "kernel", "site", "web", "node_modules")
 		}
 		if *lib == "" {
-			*lib = filepath.Join(root, "kernel", "js", "node_modules", "echarts", "dist", "echarts.min.js")
+			*lib = chart.CheckoutECharts(root)
 		}
 	}
 	rep, err := Build(Options{Notebooks: *nbs, Out: *out, NodeModules: *nm, ChartLibrary: *lib, Title: *title})
