@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,7 @@ func qwen3InitTiny(args []string) error {
 	shards := fs.Int("shards", 1, "number of safetensors files (>1 writes model.safetensors.index.json)")
 	hidden := fs.Int("hidden", 64, "hidden size")
 	layers := fs.Int("layers", 2, "number of layers")
+	overwrite := fs.Bool("overwrite", false, "replace the checkpoint files of a directory that is not empty")
 	if err := parseQwen3ModelFlags(fs, args); err != nil {
 		return err
 	}
@@ -68,10 +70,35 @@ func qwen3InitTiny(args []string) error {
 	if st == "" {
 		return fmt.Errorf("%w: --dtype %q: want bf16 or f32", errUsage, *dtype)
 	}
-	cfg, err := model.WriteTiny(*dir, model.TinyOptions{Seed: *seed, VocabSize: *vocab, DType: st, Tied: *tied,
+	if entries, err := os.ReadDir(*dir); err == nil && len(entries) > 0 && !*overwrite {
+		return fmt.Errorf("%w: %s is not empty: pass --overwrite to replace its checkpoint files, or give a new directory", errUsage, *dir)
+	}
+	// The checkpoint is written beside the directory first and its files moved in once all are
+	// complete: a failure or an interrupt leaves the directory as it was.
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(*dir)), 0o755); err != nil {
+		return err
+	}
+	stage, err := os.MkdirTemp(filepath.Dir(filepath.Clean(*dir)), "."+filepath.Base(filepath.Clean(*dir))+".new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(stage)
+	cfg, err := model.WriteTiny(stage, model.TinyOptions{Seed: *seed, VocabSize: *vocab, DType: st, Tied: *tied,
 		Shards: *shards, HiddenSize: *hidden, IntermediateSize: 2 * *hidden, NumHiddenLayers: *layers})
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	files, err := os.ReadDir(stage)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Rename(filepath.Join(stage, f.Name()), filepath.Join(*dir, f.Name())); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("wrote %s: Qwen3 architecture, %d layers, hidden %d, vocab %d, %s, tied=%v, %d parameters (random, seed %d)\n",
 		*dir, cfg.NumHiddenLayers, cfg.HiddenSize, cfg.VocabSize, cfg.TorchDType, cfg.TieWordEmbeddings, cfg.NumParameters(), *seed)

@@ -386,7 +386,13 @@ func Write(files []File, libDir string) ([]string, error) {
 		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, f.Content) {
 			continue
 		}
-		if err := os.WriteFile(path, f.Content, 0o644); err != nil {
+		// Written whole or not at all: an interrupted build leaves the old file, never half a new one.
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, f.Content, 0o644); err != nil {
+			return changed, err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			os.Remove(tmp)
 			return changed, err
 		}
 		changed = append(changed, path)
