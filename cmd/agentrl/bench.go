@@ -55,7 +55,7 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	fs.IntVar(&o.Iters, "iters", 20, "timed runs")
 	fs.IntVar(&o.Warmup, "warmup", 3, "warm-up runs")
 	fs.IntVar(&o.Threads, "threads", 0, "threads")
-	fs.StringVar(&o.Tasks, "tasks", "datasets/bugfix", "task folder")
+	fs.StringVar(&o.Tasks, "tasks", defaultTasks(), "task folder")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed")
 	fs.BoolVar(&o.TorchDefaults, "torch-defaults", false, "PyTorch without allocator and OpenMP tuning")
 	target := fs.Float64("target", 0.30, "held-out solve rate to reach")

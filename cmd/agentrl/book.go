@@ -70,6 +70,17 @@ func courseRoot() (string, error) {
 	}
 }
 
+// defaultTasks is the BugFix task family of the checkout the command runs in, so that the
+// commands find it from any folder inside the checkout (and from anywhere with $AGENTRL_ROOT);
+// outside a checkout it is datasets/bugfix of the working directory.
+func defaultTasks() string {
+	root, err := courseRoot()
+	if err != nil {
+		return filepath.Join("datasets", "bugfix")
+	}
+	return filepath.Join(root, "datasets", "bugfix")
+}
+
 func bookCheck(args []string) error {
 	fs := flag.NewFlagSet("book check", flag.ContinueOnError)
 	update := fs.Bool("update", false, "rewrite the recorded outputs with the new ones (for authors)")

@@ -45,6 +45,9 @@ func courseMain(args []string) error {
 	if *headless {
 		return bookCheck(fs.Args())
 	}
+	if err := checkBounds(bound{flag: "--port", value: float64(*port), lo: 1, hi: 65535}); err != nil {
+		return err
+	}
 	root, err := courseRoot()
 	if err != nil {
 		return err

@@ -54,7 +54,7 @@ type gymFlags struct {
 
 func newGymFlags(name string) *gymFlags {
 	g := &gymFlags{fs: flag.NewFlagSet("gym "+name, flag.ContinueOnError)}
-	g.fs.StringVar(&g.tasks, "tasks", "datasets/bugfix", "task folder")
+	g.fs.StringVar(&g.tasks, "tasks", defaultTasks(), "task folder")
 	g.fs.StringVar(&g.reward, "reward", "hidden", "reward mode: hidden, visible or combined")
 	g.fs.IntVar(&g.turns, "turns", 12, "tool calls per episode")
 	g.fs.IntVar(&g.tokens, "tokens", 0, "token budget per episode (0: none)")

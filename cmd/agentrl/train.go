@@ -75,7 +75,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint, under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
-	fs.StringVar(&f.tasks, "tasks", "datasets/bugfix", "task folder")
+	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
 	fs.IntVar(&f.evalReps, "eval-reps", 2, "evaluation episodes per held-out task (train tasks: 1)")
 	fs.BoolVar(&f.baselines, "baselines", true, "evaluate the baselines under the same interface")
 	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
