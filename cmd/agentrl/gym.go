@@ -30,7 +30,7 @@ const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
   generate [-seed N]        regenerate the task family into -tasks (-overwrite: replace a
                             different family there)
 
-common flags: -tasks DIR (default datasets/bugfix), -reward hidden|visible|combined,
+common flags: -tasks DIR (default the checkout's datasets/bugfix), -reward hidden|visible|combined,
 -turns N, -exploit (offer the exploit tool), -protect-tests, -patches (menu edits are patches of the
 module at reset, each tested at once), -workers N, -sandbox auto|namespaces|rlimits`
 
