@@ -2,6 +2,7 @@ package gym
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,6 +62,9 @@ const (
 // ModuleFile is the file name of the task's module, e.g. "clamp.py".
 func (t *Task) ModuleFile() string { return t.Module + ".py" }
 
+// ErrNoTasks is LoadTasks's error for a folder that holds no task.
+var ErrNoTasks = errors.New("gym: no tasks")
+
 // LoadTasks reads every task under dir (dir/SPLIT/ID/task.json and its files), sorted by split
 // then ID.
 func LoadTasks(dir string) ([]*Task, error) {
@@ -69,7 +73,7 @@ func LoadTasks(dir string) ([]*Task, error) {
 		return nil, err
 	}
 	if len(metas) == 0 {
-		return nil, fmt.Errorf("gym: no tasks under %s (expected SPLIT/ID/%s)", dir, TaskFile)
+		return nil, fmt.Errorf("%w under %s (expected SPLIT/ID/%s)", ErrNoTasks, dir, TaskFile)
 	}
 	var tasks []*Task
 	for _, m := range metas {

@@ -1,6 +1,7 @@
 package tinybench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -42,6 +43,9 @@ type Options struct {
 	Seed    uint64 // seeds the weights, the sampled calls and the advantages
 	// TorchDefaults runs PyTorch without TorchTuning: with glibc's and OpenMP's defaults.
 	TorchDefaults bool
+	// Progress, when set, gets a line as each batch size's parity is checked and each step's
+	// timing ends.
+	Progress io.Writer
 }
 
 // Parity is how far PyTorch's numbers are from GoMLX's on one batch.
@@ -90,7 +94,10 @@ type Report struct {
 }
 
 // Compare checks parity and times both steps on both sides for every batch size of o.Rows.
-func Compare(o Options) (*Report, error) {
+//
+// It stops between rounds once ctx is done, stopping the PyTorch process and removing its files,
+// and returns ctx's error.
+func Compare(ctx context.Context, o Options) (*Report, error) {
 	if len(o.Rows) == 0 || o.Iters < 1 || o.Warmup < 0 {
 		return nil, fmt.Errorf("tinybench: need batch sizes, at least one timed run and no negative warm-up, got %+v", o)
 	}
@@ -114,13 +121,19 @@ func Compare(o Options) (*Report, error) {
 	rep := &Report{Threads: threads, CPUs: runtime.NumCPU(), Load: loadAverage(), GoMLX: gomlxVersion(backend),
 		Iters: o.Iters, Warmup: o.Warmup}
 	for _, rows := range o.Rows {
-		c, err := runCase(states[:rows], o, threads, rep)
+		c, err := runCase(ctx, states[:rows], o, threads, rep)
 		if err != nil {
 			return nil, fmt.Errorf("tinybench: %d rows: %w", rows, err)
 		}
 		rep.Cases = append(rep.Cases, c)
 	}
 	return rep, nil
+}
+
+func progress(o Options, format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, "bench: "+format+"\n", args...)
+	}
 }
 
 // Round is how many timed runs of a step one side makes before the other side's turn. The two
@@ -130,7 +143,7 @@ const Round = 5
 // runCase compares one batch size. PyTorch checks parity before it times anything; then both
 // steps are timed in alternating rounds, every sampling round before any training round, since
 // training changes the weights and with them the calls that sampling draws.
-func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case, error) {
+func runCase(ctx context.Context, states []gym.StructObs, o Options, threads int, rep *Report) (Case, error) {
 	b, err := newBatch(states, o.Seed)
 	if err != nil {
 		return Case{}, err
@@ -155,6 +168,7 @@ func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case,
 	}
 	defer goSide.close()
 	c := Case{Rows: len(states), TrainWidth: b.trainWidth(), PromptWidth: b.promptWidth, Parity: head.Parity, EngineGap: b.engineGap()}
+	progress(o, "%d rows: parity within tolerance; timing %d runs of each step on each side", len(states), o.Iters)
 	for _, step := range []struct {
 		name string
 		pair *Pair
@@ -162,6 +176,9 @@ func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case,
 	}{{"sample", &c.Sample, goSide.sample}, {"train", &c.Train, goSide.train}} {
 		var goTimes, torchTimes []time.Duration
 		for done := -o.Warmup; done < o.Iters; {
+			if err := ctx.Err(); err != nil {
+				return c, err
+			}
 			n := min(Round, o.Iters-done)
 			if done < 0 {
 				n = -done // the warm-up runs, discarded
@@ -181,6 +198,7 @@ func runCase(states []gym.StructObs, o Options, threads int, rep *Report) (Case,
 			done += n
 		}
 		*step.pair = Pair{GoMLX: median(goTimes), PyTorch: median(torchTimes)}
+		progress(o, "%d rows: %s: GoMLX %v, PyTorch %v", len(states), step.name, step.pair.GoMLX.Round(time.Microsecond*100), step.pair.PyTorch.Round(time.Microsecond*100))
 	}
 	c.GoSteps = goSide.steps
 	return c, torch.close()

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
@@ -98,6 +99,8 @@ func startTorch(dir string, r torchRun) (*torchProc, torchHead, error) {
 		args = append(args, "--bench")
 	}
 	p := &torchProc{cmd: exec.Command(Python, args...)}
+	// The process ends with this one, even when this one is killed.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	// OpenMP (PyTorch's own kernels) and OpenBLAS size their thread pools from these at start-up.
 	n := strconv.Itoa(r.Threads)
 	p.cmd.Env = append(os.Environ(), "OMP_NUM_THREADS="+n, "OPENBLAS_NUM_THREADS="+n, "MKL_NUM_THREADS="+n)

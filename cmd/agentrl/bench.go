@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/agenticrl/course/bench/tinybench"
 )
@@ -41,7 +44,7 @@ flags:
 func benchMain(args []string) error {
 	if len(args) == 0 || args[0] != "tinyagent" {
 		fmt.Fprintln(stderr, benchUsage)
-		return fmt.Errorf("%w: want `agentrl bench tinyagent [flags]`", errUsage)
+		return fmt.Errorf("%w: %swant `agentrl bench tinyagent [flags]`", errUsage, unknownWhat(args))
 	}
 	return benchTinyAgent(os.Stdout, args[1:])
 }
@@ -63,10 +66,7 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	targetEvery := fs.Int("target-every", 5, "updates between evaluations")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintln(stderr, benchUsage)
-		if errors.Is(err, flag.ErrHelp) {
-			return fmt.Errorf("%w: flags as listed above", errUsage)
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usageErr(err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
@@ -101,7 +101,15 @@ func benchTinyAgent(w io.Writer, args []string) error {
 // benchTinyAgentSteps is the step-time part of the TinyAgent benchmark: each step's median time
 // on both sides and their ratio.
 func benchTinyAgentSteps(w io.Writer, o tinybench.Options) error {
-	rep, err := tinybench.Compare(o)
+	// An interrupt stops the timing between rounds, so the PyTorch process and its files go too;
+	// the training run that follows has its own handling.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o.Progress = stderr
+	rep, err := tinybench.Compare(ctx, o)
+	if ctx.Err() != nil {
+		return errors.New("interrupted")
+	}
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agenticrl/course/checkout"
+	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/check"
 	"github.com/agenticrl/course/kernel/execute"
@@ -42,43 +44,34 @@ func bookMain(args []string) error {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
 		}
-		return fmt.Errorf("%w\n%s", errUsage, b.String())
+		what := "a subcommand is required"
+		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+			what = fmt.Sprintf("unknown subcommand %q", args[0])
+		}
+		return fmt.Errorf("%w: %s\n%s", errUsage, what, b.String())
 	}
 	return bookCommands[args[0]].run(args[1:])
-}
-
-// courseRoot finds the checkout: $AGENTRL_ROOT, else the nearest folder upwards from the working
-// directory whose go.mod declares the course's module.
-func courseRoot() (string, error) {
-	if r := os.Getenv("AGENTRL_ROOT"); r != "" {
-		return r, nil
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.HasPrefix(string(data), "module github.com/agenticrl/course\n") {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("not inside the course's checkout (no go.mod of github.com/agenticrl/course above the working directory); set AGENTRL_ROOT")
-		}
-		dir = parent
-	}
 }
 
 // defaultTasks is the BugFix task family of the checkout the command runs in, so that the
 // commands find it from any folder inside the checkout (and from anywhere with $AGENTRL_ROOT);
 // outside a checkout it is datasets/bugfix of the working directory.
 func defaultTasks() string {
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return filepath.Join("datasets", "bugfix")
 	}
 	return filepath.Join(root, "datasets", "bugfix")
+}
+
+// loadTasks loads the task family the flag names; when there is none, the error says how to
+// point the command at one.
+func loadTasks(flagName, dir string) ([]*gym.Task, error) {
+	tasks, err := gym.LoadTasks(dir)
+	if errors.Is(err, gym.ErrNoTasks) {
+		return nil, fmt.Errorf("%w: pass %s DIR, or run inside the course's checkout (or set AGENTRL_ROOT) for its datasets/bugfix", err, flagName)
+	}
+	return tasks, err
 }
 
 func bookCheck(args []string) error {
@@ -100,7 +93,7 @@ func bookCheck(args []string) error {
 	if err != nil {
 		return err
 	}
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return err
 	}
@@ -177,7 +170,7 @@ func bookCheck(args []string) error {
 
 func selectNotebooks(dir string, prefixes []string) ([]string, error) {
 	if dir == "" {
-		root, err := courseRoot()
+		root, err := checkout.Root()
 		if err != nil {
 			return nil, err
 		}
@@ -202,7 +195,7 @@ func bookBuildLibrary(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: build-library takes no arguments (it always builds from every notebook)", errUsage)
 	}
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return err
 	}
@@ -256,7 +249,7 @@ func bookWarm(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("%w: warm takes no arguments", errUsage)
 	}
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return err
 	}
@@ -295,18 +288,11 @@ func bookWarm(args []string) error {
 	return nil
 }
 
-func usageErr(err error) error {
-	if errors.Is(err, flag.ErrHelp) {
-		return fmt.Errorf("%w: see the flags above", errUsage)
-	}
-	return fmt.Errorf("%w: %v", errUsage, err)
-}
-
 func bookKernel(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("%w: kernel takes no arguments", errUsage)
 	}
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return err
 	}
@@ -324,7 +310,7 @@ func bookChartLibrary(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("%w: chart-library takes no arguments", errUsage)
 	}
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agenticrl/course/checkout"
 	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/execute"
 	"github.com/agenticrl/course/kernel/notebook"
@@ -48,7 +49,7 @@ func courseMain(args []string) error {
 	if err := checkBounds(bound{flag: "--port", value: float64(*port), lo: 1, hi: 65535}); err != nil {
 		return err
 	}
-	root, err := courseRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return err
 	}

@@ -214,3 +214,50 @@ func lines(path string) int {
 	b, _ := os.ReadFile(path)
 	return bytes.Count(b, []byte("\n"))
 }
+
+// waitOutput waits until the command's output contains want, failing the test after the timeout.
+func waitOutput(t *testing.T, out *bytes.Buffer, want string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !strings.Contains(out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command never printed %q; it said:\n%s", want, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// The benchmarks stop on SIGINT and SIGTERM in the middle of their timing, and leave neither
+// sandbox workers nor the PyTorch process running, nor any of their files.
+func TestBenchmarksStopOnInterrupt(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		args   []string
+		marker string // printed once the timed work has started
+	}{
+		{"gym bench", []string{"gym", "bench", "-tasks", gymTasks, "-seconds", "600"}, "sandbox mode:"},
+		{"bench tinyagent", []string{"bench", "tinyagent", "--tasks", gymTasks, "--rows", "32", "--iters", "100000"}, "parity within tolerance"},
+	} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			// What the binary leaves in its temporary folder even when it does nothing (a
+			// dependency's cache) is not the benchmark's.
+			tmp := t.TempDir()
+			idle, _, _ := helper(t, []string{"TMPDIR=" + tmp}, "bench")
+			idle.Wait()
+			before := map[string]bool{}
+			for _, e := range must(os.ReadDir(tmp)) {
+				before[e.Name()] = true
+			}
+			cmd, out, tag := helper(t, []string{"TMPDIR=" + tmp}, c.args...)
+			waitOutput(t, out, c.marker, 3*time.Minute)
+			time.Sleep(time.Second) // into the timed runs
+			took := interruptWithin(t, cmd, tag, sig, 5*time.Second)
+			t.Logf("%s, %v: stopped in %v", c.name, sig, took.Round(time.Millisecond))
+			for _, e := range must(os.ReadDir(tmp)) {
+				if !before[e.Name()] {
+					t.Errorf("%s, %v: left %s in its temporary folder", c.name, sig, e.Name())
+				}
+			}
+		}
+	}
+}

@@ -7,11 +7,13 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand: `agentrl NAME args...`.
@@ -35,6 +37,34 @@ func register(c command) {
 
 // errUsage marks an error that is the user's call, not a failure: main prints it and exits 2.
 var errUsage = errors.New("usage")
+
+// unknownWhat is "unknown subcommand "X": " when the user gave a subcommand X that does not
+// exist, so the usage error names it; "" when none was given or help was asked for.
+func unknownWhat(args []string) string {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		return ""
+	}
+	return fmt.Sprintf("unknown subcommand %q: ", args[0])
+}
+
+// report is the line main prints for a command's error: the command's name, then the error,
+// unless the error already starts with that name (packages prefix their own errors).
+func report(name string, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, name+": ") {
+		return "agentrl " + msg
+	}
+	return "agentrl " + name + ": " + msg
+}
+
+// usageErr is the error for a failed flag parse: flag.ErrHelp itself when help was asked for (the
+// flag set has printed it, and main exits 0), else a usage error with the flag package's message.
+func usageErr(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return flag.ErrHelp
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
+}
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: agentrl COMMAND [arguments]\n\ncommands:")
@@ -61,11 +91,14 @@ func main() {
 		os.Exit(2)
 	}
 	if err := profiled(c, os.Args[2:]); err != nil {
-		if errors.Is(err, errUsage) {
-			fmt.Fprintf(os.Stderr, "agentrl %s: %v\n", c.name, err)
+		switch {
+		case errors.Is(err, flag.ErrHelp): // -h: the flag set has printed the help
+			os.Exit(0)
+		case errors.Is(err, errUsage):
+			fmt.Fprintln(os.Stderr, report(c.name, err))
 			os.Exit(2)
 		}
-		fmt.Fprintf(os.Stderr, "agentrl %s: %v\n", c.name, err)
+		fmt.Fprintln(os.Stderr, report(c.name, err))
 		os.Exit(1)
 	}
 }

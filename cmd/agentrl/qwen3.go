@@ -52,6 +52,9 @@ func qwen3Main(args []string) error {
 		return fmt.Errorf("%w: unknown subcommand %q", errUsage, args[0])
 	}
 	if err := c.run(args[1:]); err != nil {
+		if strings.HasPrefix(err.Error(), c.name+": ") { // the package named itself already
+			return err
+		}
 		return fmt.Errorf("%s: %w", c.name, err)
 	}
 	return nil
@@ -66,7 +69,7 @@ func qwen3Flags(name string) (*flag.FlagSet, *string) {
 
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usageErr(err)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,11 +36,7 @@ func newQwen3ModelFlags(name, usage string) *flag.FlagSet {
 
 func parseQwen3ModelFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		// The flag package has already printed the usage.
-		if errors.Is(err, flag.ErrHelp) {
-			return fmt.Errorf("%w: flags as listed above", errUsage)
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usageErr(err)
 	}
 	return nil
 }
@@ -133,8 +128,8 @@ func qwen3LogProbs(args []string) error {
 	} else {
 		for _, s := range strings.Split(*idList, ",") {
 			id, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return fmt.Errorf("%w: --ids: %v", errUsage, err)
+			if err != nil || id < 0 {
+				return fmt.Errorf("%w: --ids: %q is not a token id (want comma-separated integers from 0)", errUsage, s)
 			}
 			ids = append(ids, id)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,7 +37,7 @@ type trainFlags struct {
 
 func trainMain(args []string) error {
 	if len(args) == 0 || args[0] != "tinyagent" {
-		return fmt.Errorf("%w: want `agentrl train tinyagent [flags]`", errUsage)
+		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]`", errUsage, unknownWhat(args))
 	}
 	f, err := parseTrainFlags(args[1:])
 	if err != nil {
@@ -88,10 +87,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, fmt.Errorf("%w: see the flags above", errUsage)
-		}
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, usageErr(err)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
@@ -150,7 +146,7 @@ type tinyRun struct {
 }
 
 func newTinyRun(f *trainFlags) (*tinyRun, error) {
-	all, err := gym.LoadTasks(f.tasks)
+	all, err := loadTasks("-tasks", f.tasks)
 	if err != nil {
 		return nil, err
 	}

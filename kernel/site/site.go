@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agenticrl/course/checkout"
 	"github.com/agenticrl/course/kernel/chart"
 )
 
@@ -57,7 +58,7 @@ var ErrUsage = errors.New("usage")
 func Main(args []string) error {
 	fl := flag.NewFlagSet("site", flag.ContinueOnError)
 	out := fl.String("out", "site", "folder to write the site to")
-	nbs := fl.String("notebooks", "notebooks", "folder holding the course notebooks")
+	nbs := fl.String("notebooks", "", "folder holding the course notebooks (default: notebooks/ of the checkout)")
 	title := fl.String("title", DefaultTitle, "course title")
 	nm := fl.String("node-modules", "", "npm packages installed by set-up (default: kernel/site/web/node_modules of the checkout)")
 	lib := fl.String("echarts", "", "echarts.min.js, from which the site writes the lib/echarts.js its charts load (default: kernel/js's, of the checkout)")
@@ -67,10 +68,13 @@ func Main(args []string) error {
 	if fl.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", ErrUsage, fl.Args())
 	}
-	if *nm == "" || *lib == "" {
-		root, err := checkoutRoot()
+	if *nbs == "" || *nm == "" || *lib == "" {
+		root, err := checkout.Root()
 		if err != nil {
 			return err
+		}
+		if *nbs == "" {
+			*nbs = filepath.Join(root, "notebooks")
 		}
 		if *nm == "" {
 			*nm = filepath.Join(root, "kernel", "site", "web", "node_modules")
@@ -97,25 +101,6 @@ func Main(args []string) error {
 		fmt.Printf("site: warning: %d inline scripts over 100 kB in the outputs: re-record the notebooks that still inline the chart library\n", rep.LargeScripts)
 	}
 	return nil
-}
-
-// checkoutRoot finds the course checkout from the working directory: the nearest folder above
-// it with a go.mod.
-func checkoutRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("not inside the course checkout (no go.mod above the working directory); pass --node-modules")
-		}
-		dir = parent
-	}
 }
 
 // npmFiles are the files copied from the npm packages: site path -> path under node_modules.
@@ -226,7 +211,7 @@ func stageOut(out string) (string, error) {
 	}
 	parent, base := filepath.Dir(filepath.Clean(out)), filepath.Base(filepath.Clean(out))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", err
+		return "", fmt.Errorf("cannot create the folder of %s: %w", out, errors.Unwrap(err))
 	}
 	stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".new-*"))
 	for _, dir := range stale {
@@ -236,7 +221,7 @@ func stageOut(out string) (string, error) {
 	}
 	stage, err := os.MkdirTemp(parent, "."+base+".new-")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("cannot write the export beside %s: %w", out, errors.Unwrap(err))
 	}
 	if err := os.Chmod(stage, 0o755); err != nil {
 		return "", err

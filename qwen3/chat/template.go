@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -259,17 +261,15 @@ func (t *Template) render(conversation []byte, vars map[string]any) (string, err
 	ctx["tools"] = nil
 	ctx["documents"] = nil
 	ctx["add_generation_prompt"] = false
-	hasMessages := false
 	for _, p := range d.Pairs {
-		k := p.Key.String()
-		ctx[k] = p.Value.Interface()
-		hasMessages = hasMessages || k == "messages"
-	}
-	if !hasMessages {
-		return "", errors.New("chat: the conversation has no \"messages\"")
+		ctx[p.Key.String()] = p.Value.Interface()
 	}
 	for k, v := range vars {
 		ctx[k] = v
+	}
+	messages, err := checkMessages(ctx["messages"])
+	if err != nil {
+		return "", fmt.Errorf("chat: %w", err)
 	}
 	tmpl := t.tmpl
 	if t.toolUse != nil && ctx["tools"] != nil {
@@ -277,7 +277,61 @@ func (t *Template) render(conversation []byte, vars map[string]any) (string, err
 	}
 	out, err := tmpl.ExecuteToString(exec.NewContext(ctx))
 	if err != nil {
-		return "", fmt.Errorf("chat: render: %w", err)
+		return "", fmt.Errorf("chat: render: %s", failingMessage(tmpl, ctx, messages, err))
 	}
 	return out, nil
+}
+
+// roles are the message roles chat templates know (see Message).
+var roles = map[string]bool{"system": true, "user": true, "assistant": true, "tool": true}
+
+// checkMessages returns the conversation's messages, or an error naming the first one that is
+// not a dict with a known role and a content: templates skip unknown roles silently, and fail on
+// a missing field with an error that names only a template line.
+func checkMessages(v any) (list, error) {
+	if v == nil {
+		return nil, errors.New("the conversation has no \"messages\"")
+	}
+	messages, ok := v.(list)
+	if !ok {
+		return nil, errors.New("\"messages\" must be a list of message objects")
+	}
+	for i, m := range messages {
+		d, ok := m.(*exec.Dict)
+		if !ok {
+			return nil, fmt.Errorf("messages[%d] is not an object", i)
+		}
+		role, _ := d.Get(exec.AsValue("role")).Interface().(string)
+		if !roles[role] {
+			return nil, fmt.Errorf("messages[%d] has role %q: want \"system\", \"user\", \"assistant\" or \"tool\"", i, role)
+		}
+		if !slices.ContainsFunc(d.Pairs, func(p *exec.Pair) bool { return p.Key.String() == "content" }) {
+			return nil, fmt.Errorf("messages[%d] (role %q) has no \"content\"", i, role)
+		}
+	}
+	return messages, nil
+}
+
+// failingMessage turns a template error into one that names the message it failed on: the first
+// whose prefix of the conversation fails to render. Only the engine's innermost cause is kept;
+// the chain of template lines above it says nothing about the input.
+func failingMessage(tmpl *exec.Template, ctx map[string]any, messages list, err error) string {
+	cause := err.Error()
+	if i := strings.LastIndex(cause, "Unable to "); i >= 0 {
+		if j := strings.Index(cause[i:], ": "); j >= 0 {
+			cause = cause[i+j+2:]
+		}
+	}
+	if len(messages) == 0 {
+		return "with no messages: " + cause
+	}
+	prefix := maps.Clone(ctx)
+	for k := range messages {
+		prefix["messages"] = messages[:k+1]
+		if _, err := tmpl.ExecuteToString(exec.NewContext(prefix)); err != nil {
+			role := messages[k].(*exec.Dict).Get(exec.AsValue("role")).Interface()
+			return fmt.Sprintf("messages[%d] (role %q): %s", k, role, cause)
+		}
+	}
+	return cause
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agenticrl/course/checkout"
 )
 
 // Repo is the Hugging Face repository whose files this package looks for in the cache.
@@ -126,31 +128,11 @@ func snapshot(repoDir string) (string, error) {
 	}
 }
 
-// ProjectCache is .cache/qwen3 at the root of the checkout that contains the working directory.
+// ProjectCache is .cache/qwen3 of the course's checkout (checkout.Root).
 func ProjectCache() (string, error) {
-	root, err := CheckoutRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return "", fmt.Errorf("project cache: %w", err)
 	}
 	return filepath.Join(root, ".cache", "qwen3"), nil
-}
-
-// CheckoutRoot walks up from the working directory to the directory whose go.mod declares the
-// project's module, github.com/agenticrl/course.
-func CheckoutRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && bytes.HasPrefix(data, []byte("module github.com/agenticrl/course\n")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("the working directory is not inside the project's checkout")
-		}
-		dir = parent
-	}
 }

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agenticrl/course/qwen3/files"
+	"github.com/agenticrl/course/checkout"
 )
 
 // Reference runs Hugging Face's implementations through qwen3/testdata/reference.mjs.
@@ -26,7 +26,7 @@ var ErrMissing = errors.New("the Hugging Face reference implementations are miss
 // FindReference locates the reference script in the checkout that contains the working
 // directory and checks that node and the npm packages are installed.
 func FindReference() (*Reference, error) {
-	root, err := files.CheckoutRoot()
+	root, err := checkout.Root()
 	if err != nil {
 		return nil, err
 	}
