@@ -53,14 +53,14 @@ func courseMain(args []string) error {
 	if err != nil {
 		return err
 	}
+	// Caught from here on, an interrupt during start-up stops the server once it answers.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	j, err := startJupyter(root, filepath.Join(root, "notebooks"), *ip, *port, filepath.Join(root, ".cache", "jupyter.log"))
 	if err != nil {
 		return err
 	}
 	fmt.Printf("The course is open at %s\n(log: %s; Ctrl-C stops it)\n", j.URL("tree"), j.log)
-
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	select {
 	case err := <-j.done:
 		return fmt.Errorf("Jupyter stopped: %v (log: %s)", err, j.log)
@@ -129,6 +129,8 @@ func startJupyter(root, dir, ip string, port int, logPath string, env ...string)
 	}
 	j.cmd = exec.Command("/usr/bin/jupyter", argv...)
 	j.cmd.Env = append(append(os.Environ(), "AGENTRL_ROOT="+root), env...)
+	// Should this process die without stopping it, the server is asked to stop (and stops its kernels).
+	j.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	if err := os.MkdirAll(filepath.Dir(j.log), 0o755); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/kernel/notebook"
+	"github.com/agenticrl/course/kernel/spec"
 )
 
 // TestHelperProcess is not a test: the tests below run the test binary again with
@@ -259,5 +262,47 @@ func TestBenchmarksStopOnInterrupt(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Ctrl-C in `agentrl course` stops Jupyter and the kernels it runs within seconds.
+func TestCourseStopsOnInterrupt(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Jupyter's data folder of its own: this checkout's kernel spec, and notebook signatures kept
+	// out of the user's store.
+	data := t.TempDir()
+	if _, err := spec.Install(root, data); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		cmd, out, tag := helper(t, []string{"AGENTRL_ROOT=" + root, "JUPYTER_DATA_DIR=" + data}, "course", "--port", strconv.Itoa(port))
+		waitOutput(t, out, "The course is open at ", 2*time.Minute)
+		url := strings.Fields(strings.SplitN(out.String(), "The course is open at ", 2)[1])[0]
+		base, token, _ := strings.Cut(url, "tree?token=")
+		// A reader has a chapter open: its kernel runs.
+		req, _ := http.NewRequest("POST", base+"api/kernels?token="+token, strings.NewReader(`{"name": "`+spec.Name+`"}`))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusCreated {
+			t.Fatalf("starting a kernel: %v %v", err, resp)
+		}
+		resp.Body.Close()
+		deadline := time.Now().Add(time.Minute)
+		for len(tagged(tag)) < 3 && time.Now().Before(deadline) { // the command, Jupyter, the kernel
+			time.Sleep(100 * time.Millisecond)
+		}
+		if n := len(tagged(tag)); n < 3 {
+			t.Fatalf("%d processes run; want the command, Jupyter and a kernel", n)
+		}
+		took := interruptWithin(t, cmd, tag, sig, 5*time.Second)
+		t.Logf("%v: stopped in %v", sig, took.Round(time.Millisecond))
 	}
 }

@@ -34,8 +34,11 @@ func OpenDir(dir string) (*Checkpoint, error) {
 	raw, err := os.ReadFile(idxPath)
 	if errors.Is(err, os.ErrNotExist) {
 		f, err := Open(filepath.Join(dir, SingleFile))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("model directory %s has neither %s nor %s", dir, IndexFile, SingleFile)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("model directory %s has neither %s nor %s: %w", dir, IndexFile, SingleFile, err)
+			return nil, err
 		}
 		c := &Checkpoint{files: []*File{f}, where: map[string]*File{}}
 		for name := range f.Tensors {
