@@ -286,7 +286,7 @@ func (t *Template) render(conversation []byte, vars map[string]any) (string, err
 var roles = map[string]bool{"system": true, "user": true, "assistant": true, "tool": true}
 
 // checkMessages returns the conversation's messages, or an error naming the first one that is
-// not a dict with a known role and a content: templates skip unknown roles silently, and fail on
+// not a dict with a known role, or lacks a content it needs: templates skip unknown roles silently, and fail on
 // a missing field with an error that names only a template line.
 func checkMessages(v any) (list, error) {
 	if v == nil {
@@ -305,7 +305,9 @@ func checkMessages(v any) (list, error) {
 		if !roles[role] {
 			return nil, fmt.Errorf("messages[%d] has role %q: want \"system\", \"user\", \"assistant\" or \"tool\"", i, role)
 		}
-		if !slices.ContainsFunc(d.Pairs, func(p *exec.Pair) bool { return p.Key.String() == "content" }) {
+		// An assistant message that only calls tools may leave its content out (templates
+		// render it as empty); every other message has one.
+		if role != "assistant" && !slices.ContainsFunc(d.Pairs, func(p *exec.Pair) bool { return p.Key.String() == "content" }) {
 			return nil, fmt.Errorf("messages[%d] (role %q) has no \"content\"", i, role)
 		}
 	}
