@@ -101,8 +101,9 @@ func benchTinyAgent(w io.Writer, args []string) error {
 // benchTinyAgentSteps is the step-time part of the TinyAgent benchmark: each step's median time
 // on both sides and their ratio.
 func benchTinyAgentSteps(w io.Writer, o tinybench.Options) error {
-	// An interrupt stops the timing between rounds, so the PyTorch process and its files go too;
-	// the training run that follows has its own handling.
+	// An interrupt stops the timing between rounds, so the PyTorch process and its files go too.
+	// It is caught only here: during the training run that follows, it ends the process at once,
+	// as it ends `train` (sandbox workers die with it).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	o.Progress = stderr
