@@ -44,11 +44,11 @@ func bookMain(args []string) error {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
 		}
-		what := "a subcommand is required"
-		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
-			what = fmt.Sprintf("unknown subcommand %q", args[0])
+		what := unknownWhat(args)
+		if what == "" {
+			what = "a subcommand is required: "
 		}
-		return fmt.Errorf("%w: %s\n%s", errUsage, what, b.String())
+		return fmt.Errorf("%w: %s\n%s", errUsage, strings.TrimSuffix(what, ": "), b.String())
 	}
 	return bookCommands[args[0]].run(args[1:])
 }
@@ -64,12 +64,12 @@ func defaultTasks() string {
 	return filepath.Join(root, "datasets", "bugfix")
 }
 
-// loadTasks loads the task family the flag names; when there is none, the error says how to
+// loadTasks loads the task family of a -tasks flag; when there is none, the error says how to
 // point the command at one.
-func loadTasks(flagName, dir string) ([]*gym.Task, error) {
+func loadTasks(dir string) ([]*gym.Task, error) {
 	tasks, err := gym.LoadTasks(dir)
 	if errors.Is(err, gym.ErrNoTasks) {
-		return nil, fmt.Errorf("%w: pass %s DIR, or run inside the course's checkout (or set AGENTRL_ROOT) for its datasets/bugfix", err, flagName)
+		return nil, fmt.Errorf("%w: pass -tasks DIR, or run inside the course's checkout (or set AGENTRL_ROOT) for its datasets/bugfix", err)
 	}
 	return tasks, err
 }

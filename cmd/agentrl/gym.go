@@ -122,7 +122,7 @@ func (g *gymFlags) task(pos []string) (*gym.Task, error) {
 	if len(pos) != 1 {
 		return nil, fmt.Errorf("%w: want one TASK id", errUsage)
 	}
-	tasks, err := loadTasks("-tasks", g.tasks)
+	tasks, err := loadTasks(g.tasks)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func gymMain(args []string) error {
 }
 
 func gymList(g *gymFlags) error {
-	tasks, err := loadTasks("-tasks", g.tasks)
+	tasks, err := loadTasks(g.tasks)
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func gymRun(g *gymFlags, pos []string) error {
 }
 
 func gymValidate(g *gymFlags) error {
-	tasks, err := loadTasks("-tasks", g.tasks)
+	tasks, err := loadTasks(g.tasks)
 	if err != nil {
 		return err
 	}
@@ -363,7 +363,7 @@ func gymBench(g *gymFlags) error {
 	if err := checkBounds(bound{flag: "-seconds", value: g.seconds, lo: 0, hi: 3600, loOpen: true}); err != nil {
 		return err
 	}
-	tasks, err := loadTasks("-tasks", g.tasks)
+	tasks, err := loadTasks(g.tasks)
 	if err != nil {
 		return err
 	}

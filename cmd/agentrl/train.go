@@ -146,7 +146,7 @@ type tinyRun struct {
 }
 
 func newTinyRun(f *trainFlags) (*tinyRun, error) {
-	all, err := loadTasks("-tasks", f.tasks)
+	all, err := loadTasks(f.tasks)
 	if err != nil {
 		return nil, err
 	}
