@@ -33,3 +33,10 @@ func Root() (string, error) {
 		dir = parent
 	}
 }
+
+// SandboxMemo is the folder under root's local caches (.cache, never committed) where the gym's
+// sandbox keeps test-run results for later processes: the course's kernel and `agentrl train`
+// give it to sandbox.Options.MemoDir, so a chapter answers the runs an earlier one made.
+func SandboxMemo(root string) string {
+	return filepath.Join(root, ".cache", "sandbox-memo")
+}

@@ -18,4 +18,16 @@ if [ "$1" = mod ] && [ "$2" = init ] && [ "${3#gonb_}" != "$3" ]; then
 	cp "$AGENTRL_ROOT/go.sum" go.sum
 	exit 0
 fi
+# GoNB builds every cell into a binary it runs once: leaving out the symbol table and DWARF
+# (-s -w) shortens each link and changes nothing the cell computes (a binary importing agentrl
+# linked in 1.4 s against 1.8-2.0 s; Chapters 0 and 2, 16 cells, checked in 26.0-26.1 s against
+# 27.4-29.0 s). A cell's own %goflags come after these, so an -ldflags of its own replaces them.
+if [ "$1" = build ]; then
+	case "$PWD" in
+	*/gonb_*)
+		shift
+		exec "$AGENTRL_REAL_GO" build -ldflags="-s -w" "$@"
+		;;
+	esac
+fi
 exec "$AGENTRL_REAL_GO" "$@"

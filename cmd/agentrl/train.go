@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/checkout"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
 )
@@ -154,7 +155,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	if len(r.train) == 0 {
 		return nil, fmt.Errorf("no train tasks in %s", f.tasks)
 	}
-	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout})
+	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout, MemoDir: memoDir()})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
 	}
@@ -479,4 +480,16 @@ func timeToTarget(f *trainFlags, target float64, every int, out io.Writer) error
 	fmt.Fprintf(out, "target %.2f not reached in %d updates (%.1f s of training); best held-out %.3f after update %d; %s\n",
 		target, f.recipe.Steps, training.Seconds(), best, bestAt, times)
 	return nil
+}
+
+// memoDir is where training keeps test-run results for later runs: $AGENTRL_SANDBOX_MEMO, else
+// the checkout's sandbox memo when there is a checkout, else nowhere (memory only).
+func memoDir() string {
+	if d := os.Getenv(sandbox.MemoDirEnv); d != "" {
+		return d
+	}
+	if root, err := checkout.Root(); err == nil {
+		return checkout.SandboxMemo(root)
+	}
+	return ""
 }

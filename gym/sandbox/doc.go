@@ -35,7 +35,9 @@
 // does so at submit, never beside the agent's own test runs, whose output the agent reads). The
 // worker reads each request into one buffer that it wipes after the run and keeps no reference to
 // a run's answers, so a run cannot find what earlier runs were asked or answered. Results are memoized by a hash of their content, and so are timeouts (the same run is
-// taken to time out again) unless Options.RetryTimeouts. RunCold starts a whole new worker per
+// taken to time out again) unless Options.RetryTimeouts. With Options.MemoDir the memo is also
+// kept on disk, a file per run, for later processes; timeouts stay in memory, since whether a run
+// times out can depend on the load, and the file names hash the interpreter and the limits. RunCold starts a whole new worker per
 // run: the baseline the benchmarks compare against.
 //
 // A fork per run is what isolation costs: on the machine the course was measured on (a virtual

@@ -45,6 +45,9 @@ func (m Mode) String() string {
 	return "auto"
 }
 
+// MemoDirEnv names the environment variable that gives Options.MemoDir its default.
+const MemoDirEnv = "AGENTRL_SANDBOX_MEMO"
+
 // Options configures a Pool. The zero value is usable: every field has a default.
 type Options struct {
 	Workers      int           // worker processes, each forking one child per run; default runtime.GOMAXPROCS(0), at most 60
@@ -58,6 +61,13 @@ type Options struct {
 	CPUSeconds   int           // RLIMIT_CPU over a worker's life; default 600
 	OutputCap    int           // characters of captured stdout/stderr kept per run; default 16384
 	CacheEntries int           // memoized results kept; default 16384, negative disables the cache
+	// MemoDir, when set, also keeps memoized results on disk, a file per run, so that later
+	// processes (the next chapter of the book, the next training) answer a run that any earlier
+	// one made without executing it again. Timeouts are never written there: whether a run
+	// times out can depend on how busy the machine was. Default: $AGENTRL_SANDBOX_MEMO, which the
+	// course's kernel and the agentrl command set to .cache/sandbox-memo of the checkout; empty
+	// keeps the memo in memory only.
+	MemoDir string
 	// RetryTimeouts runs a request that timed out again when it comes back, instead of answering
 	// from the memo. By default a timeout is memoized like any other result, so the same run
 	// times out again at once instead of costing the time limit and a worker restart: right for a
@@ -100,6 +110,9 @@ func (o *Options) fill() {
 	}
 	if o.CacheEntries == 0 {
 		o.CacheEntries = 16384
+	}
+	if o.MemoDir == "" {
+		o.MemoDir = os.Getenv(MemoDirEnv)
 	}
 	if o.Log == nil {
 		o.Log = os.Stderr
@@ -246,6 +259,14 @@ func New(opts Options) (*Pool, error) {
 			return nil, fmt.Errorf("sandbox: starting worker in mode %s: %w", p.mode, err)
 		}
 		first.w = w
+	}
+	if p.cache != nil && opts.MemoDir != "" {
+		d, err := newDiskMemo(&opts, p.mode)
+		if err != nil {
+			first.w.kill()
+			return nil, err
+		}
+		p.cache.disk = d
 	}
 	p.idle <- first
 	var wg sync.WaitGroup

@@ -10,6 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/agenticrl/course/checkout"
+	"github.com/agenticrl/course/gym/sandbox"
 )
 
 // Name is the kernel's name, as notebooks' metadata refers to it.
@@ -44,7 +47,8 @@ func Spec(root string) ([]byte, error) {
 	home, _ := os.UserHomeDir()
 	path := []string{filepath.Join(root, ".cache", "kernel", "bin"), bin, filepath.Dir(realGo), filepath.Join(home, "go", "bin"),
 		"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"}
-	env := map[string]string{"PATH": strings.Join(path, ":"), "AGENTRL_ROOT": root, "AGENTRL_REAL_GO": realGo}
+	env := map[string]string{"PATH": strings.Join(path, ":"), "AGENTRL_ROOT": root, "AGENTRL_REAL_GO": realGo,
+		sandbox.MemoDirEnv: checkout.SandboxMemo(root)}
 	for k, v := range Env {
 		env[k] = v
 	}
