@@ -149,6 +149,62 @@ func WithKLReward(base TinyAdvantage, beta float64, ref *TinyAgent) TinyAdvantag
 	}
 }
 
+// AdaptiveKL is the adaptive KL coefficient of Ziegler et al. (2019): after every update a
+// proportional controller moves Beta so that the measured KL approaches Target.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
+type AdaptiveKL struct {
+	Beta    float64 // the current coefficient; set it to the initial one
+	Target  float64 // the KL per token to hold
+	Horizon float64 // samples over which a KL 20% or more above Target multiplies Beta by 1.2
+}
+
+// Update moves Beta after an update that measured kl over n samples, and returns the new Beta:
+// the relative error kl/Target − 1, clipped to ±0.2, times n/Horizon is Beta's relative change.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
+func (c *AdaptiveKL) Update(kl float64, n int) float64 {
+	e := math.Max(-0.2, math.Min(0.2, kl/c.Target-1))
+	c.Beta *= 1 + e*float64(n)/c.Horizon
+	return c.Beta
+}
+
+// adaptiveKLInput names the trainer input that carries Beta into the training graph.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
+const adaptiveKLInput = "kl_beta"
+
+// Input is the trainer input (TinyTrainConfig.Inputs) that gives every call token the current
+// Beta when a batch is built.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
+func (c *AdaptiveKL) Input() TinyInput {
+	return TinyInput{Name: adaptiveKLInput, Build: func(b TinyInputBatch) ([][]float32, error) {
+		beta := make([][]float32, b.Rows)
+		for r := range beta {
+			beta[r] = make([]float32, TinyMaxCall)
+			for j := range beta[r] {
+				beta[r][j] = float32(c.Beta)
+			}
+		}
+		return beta, nil
+	}}
+}
+
+// Loss is WithKLPenalty with the controller's coefficient, read from Input: base plus Beta times
+// the masked mean of est. It reports the KL as "kl" and the coefficient as "kl_beta".
+//
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
+func (c *AdaptiveKL) Loss(base TinyLoss, est KLEstimator) TinyLoss {
+	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+		loss, metrics := base(in)
+		kl := MaskedMean(KLTokens(in.LogProbs, graph.StopGradient(in.RefLogProbs), est), in.Mask)
+		beta := MaskedMean(in.Input(adaptiveKLInput), in.Mask) // the same value on every token
+		return graph.Add(loss, graph.Mul(kl, beta)), append(metrics,
+			TinyMetric{Name: "kl", Value: kl}, TinyMetric{Name: "kl_beta", Value: beta})
+	}
+}
+
 // TinyRecipe is a training recipe for TinyAgent: every choice `agentrl train tinyagent` exposes
 // as a flag, by name.
 //

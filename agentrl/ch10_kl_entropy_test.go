@@ -468,3 +468,51 @@ func TestTinyRecipe(t *testing.T) {
 		t.Errorf("algorithms %v", names)
 	}
 }
+
+func TestAdaptiveKL(t *testing.T) {
+	c := &AdaptiveKL{Beta: 1, Target: 0.1, Horizon: 10}
+	for i, s := range []struct {
+		kl   float64
+		n    int
+		want float64
+	}{
+		{0.15, 5, 1.1},   // error +0.5, clipped to +0.2, times 5/10: ×1.1
+		{0.09, 10, 0.99}, // error −0.1: ×0.9
+		{0, 10, 0.792},   // error −1, clipped to −0.2: ×0.8
+		{0.1, 10, 0.792}, // on target: unchanged
+		{0.11, 20, 0.9504},
+	} {
+		if got := c.Update(s.kl, s.n); !near(got, s.want, 1e-12) {
+			t.Fatalf("update %d (KL %g over %d samples): β = %.12f, want %.12f", i, s.kl, s.n, got, s.want)
+		}
+	}
+
+	// Input gives every slot of every row, padding rows included, the current β.
+	c.Beta = 2
+	rows, err := c.Input().Build(TinyInputBatch{Rows: 3})
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("Input: %d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		if len(r) != TinyMaxCall || slices.IndexFunc(r, func(v float32) bool { return v != 2 }) >= 0 {
+			t.Fatalf("Input row %v, want %d values of 2", r, TinyMaxCall)
+		}
+	}
+
+	// With β = 2 carried as an input, the loss, its metrics and its gradient are WithKLPenalty's.
+	adaptive := func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+		in.Named = map[string]*graph.Node{adaptiveKLInput: graph.MulScalar(graph.OnesLike(in.LogProbs), c.Beta)}
+		return c.Loss(klBase, K3)(in)
+	}
+	v, m, names, dLP, dRef := klRun(t, adaptive)
+	wv, wm, _, wLP, _ := klRun(t, WithKLPenalty(klBase, 2, K3))
+	if !near(v, wv, 1e-12) || !near(m["kl"], wm["kl"], 1e-12) || !near(m["kl_beta"], 2, 1e-12) ||
+		!slices.Equal(names, []string{"base", "kl", "kl_beta"}) {
+		t.Errorf("adaptive loss %.9f, metrics %v (%v); WithKLPenalty: %.9f, %v", v, m, names, wv, wm)
+	}
+	for i := range dLP {
+		if !near(dLP[i], wLP[i], 1e-12) || dRef[i] != 0 {
+			t.Errorf("∂loss/∂logProbs[%d] = %.9f (reference %g), want %.9f (reference 0)", i, dLP[i], dRef[i], wLP[i])
+		}
+	}
+}
