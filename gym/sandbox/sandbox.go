@@ -65,8 +65,8 @@ type Options struct {
 	// processes (the next chapter of the book, the next training) answer a run that any earlier
 	// one made without executing it again. Timeouts are never written there: whether a run
 	// times out can depend on how busy the machine was. Default: $AGENTRL_SANDBOX_MEMO, which the
-	// course's kernel and the agentrl command set to .cache/sandbox-memo of the checkout; empty
-	// keeps the memo in memory only.
+	// course's kernel sets to .cache/sandbox-memo of the checkout (`agentrl train` uses that folder
+	// too); empty keeps the memo in memory only.
 	MemoDir string
 	// RetryTimeouts runs a request that timed out again when it comes back, instead of answering
 	// from the memo. By default a timeout is memoized like any other result, so the same run
