@@ -318,7 +318,8 @@ type TinyTrainConfig struct {
 	Unmasked     bool        // sample without the grammar mask
 	Malformed    float64     // reward of a malformed call (see TinyRolloutConfig)
 	PrefixCredit float64     // and its credit per well-formed leading token
-	Epochs       int         // gradient steps over each batch of rollouts (default 1)
+	Epochs       int         // passes over each batch of rollouts (default 1)
+	Minibatches  int         // Adam steps per pass, each on a part of the batch (default 1: the whole)
 	DropUniform  bool        // leave out groups whose returns are all equal: they carry no signal
 	// Refill is dynamic sampling (DAPO's): with DropUniform, up to Refill more rounds of
 	// rollouts on fresh tasks replace the groups left out, so that an update trains on
@@ -542,6 +543,23 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	return in, nil
 }
 
+// minibatches returns eps as one part when m is 1, and otherwise shuffled with rng and cut into m
+// parts whose sizes differ by at most one.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func minibatches(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
+	if m <= 1 {
+		return [][]*TinyEpisode{eps}
+	}
+	shuffled := slices.Clone(eps)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	parts := make([][]*TinyEpisode, m)
+	for p := range m {
+		parts[p] = shuffled[p*len(eps)/m : (p+1)*len(eps)/m]
+	}
+	return parts
+}
+
 // TinyFit is what the gradient steps on one batch reported.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
@@ -551,41 +569,54 @@ type TinyFit struct {
 	Metrics map[string]float64 // the loss's metrics: first epoch, and name+"_last" for the last one
 }
 
-// Fit runs cfg.Epochs Adam steps of the loss on the calls of eps, whose Advantages must be set.
-// It stops at a loss that is NaN or infinite; the weights in memory have then taken that step
-// and must not be used.
+// Fit runs cfg.Epochs passes of Adam steps of the loss over the calls of eps, whose Advantages
+// must be set. A pass is one step on the whole batch or, with cfg.Minibatches = m > 1, m steps on
+// parts of it: the episodes shuffled and cut into m parts (Chapter 8). The loss, entropy and
+// metrics of a pass are the means over its steps. Fit stops at a loss that is NaN or infinite; the
+// weights in memory have then taken that step and must not be used.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 	fit := TinyFit{Metrics: map[string]float64{}}
-	in, err := t.batch(eps)
-	if err != nil {
-		return fit, err
-	}
-	epochs := t.Cfg.Epochs
+	epochs, m := t.Cfg.Epochs, min(max(t.Cfg.Minibatches, 1), len(eps))
+	rng := rand.New(rand.NewPCG(t.Cfg.Seed, uint64(t.step)|1<<62)) // the parts' own stream
+	var whole []any                                                // the batch, built once when m = 1
 	for epoch := range epochs {
-		res, err := t.call(in)
-		if err != nil {
-			return fit, err
-		}
-		loss := float64(tensors.ToScalar[float32](res[0]))
-		if math.IsNaN(loss) || math.IsInf(loss, 0) {
-			return fit, fmt.Errorf("epoch %d: the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", epoch, loss)
-		}
-		if epoch == 0 {
-			fit.Loss = loss
-			fit.Entropy = float64(tensors.ToScalar[float32](res[1]))
-		}
-		for k, name := range t.names {
-			switch {
-			case epoch == 0:
-				fit.Metrics[name] = float64(tensors.ToScalar[float32](res[2+k]))
-			case epoch == epochs-1:
-				fit.Metrics[name+"_last"] = float64(tensors.ToScalar[float32](res[2+k]))
+		for p, part := range minibatches(eps, m, rng) {
+			in := whole
+			if in == nil {
+				var err error
+				if in, err = t.batch(part); err != nil {
+					return fit, err
+				}
+				if m == 1 {
+					whole = in
+				}
 			}
-		}
-		for _, r := range res {
-			r.FinalizeAll()
+			res, err := t.call(in)
+			if err != nil {
+				return fit, err
+			}
+			loss := float64(tensors.ToScalar[float32](res[0]))
+			if math.IsNaN(loss) || math.IsInf(loss, 0) {
+				return fit, fmt.Errorf("epoch %d, part %d: the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", epoch, p, loss)
+			}
+			if epoch == 0 {
+				fit.Loss += loss / float64(m)
+				fit.Entropy += float64(tensors.ToScalar[float32](res[1])) / float64(m)
+			}
+			for k, name := range t.names {
+				v := float64(tensors.ToScalar[float32](res[2+k])) / float64(m)
+				switch {
+				case epoch == 0:
+					fit.Metrics[name] += v
+				case epoch == epochs-1:
+					fit.Metrics[name+"_last"] += v
+				}
+			}
+			for _, r := range res {
+				r.FinalizeAll()
+			}
 		}
 	}
 	return fit, nil

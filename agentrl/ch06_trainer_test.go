@@ -2,6 +2,7 @@ package agentrl
 
 import (
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -103,6 +104,19 @@ func TestTinyTrainerStopsAtNaN(t *testing.T) {
 	}
 }
 
+// cycleAdvantages gives every token of episode i the advantage (i mod 3) − 1: −1, 0 and 1 in turn.
+func cycleAdvantages(eps []*TinyEpisode) {
+	for i, ep := range eps {
+		ep.Advantages = make([][]float64, len(ep.Calls))
+		for c, s := range ep.Calls {
+			ep.Advantages[c] = make([]float64, len(s.Tokens))
+			for j := range s.Tokens {
+				ep.Advantages[c][j] = float64(i%3) - 1
+			}
+		}
+	}
+}
+
 // TestFixedShapeIsInert checks that padding a batch to the fixed shape changes neither the loss
 // nor the step: two agents with the same weights take one Fit on the same episodes, one padded,
 // and end with the same weights.
@@ -131,15 +145,7 @@ func TestFixedShapeIsInert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, ep := range eps {
-		ep.Advantages = make([][]float64, len(ep.Calls))
-		for c, s := range ep.Calls {
-			ep.Advantages[c] = make([]float64, len(s.Tokens))
-			for j := range s.Tokens {
-				ep.Advantages[c][j] = float64(i%3) - 1
-			}
-		}
-	}
+	cycleAdvantages(eps)
 	in, err := trainers[1].batch(eps)
 	if err != nil {
 		t.Fatal(err)
@@ -314,5 +320,82 @@ func TestNamedInputs(t *testing.T) {
 	}
 	if _, err := fit([]TinyInput{episodeInput, episodeInput}, reads("episode")); err == nil {
 		t.Error("two inputs of the same name: no error")
+	}
+}
+
+// TestMinibatches checks the parts (sizes within one of each other, every episode once) and that
+// a pass with Minibatches = 2 is the two Adam steps on those parts, in order: weight for weight
+// what a trainer without minibatches ends with after fitting the parts one after the other, and
+// not what one step on the whole batch gives.
+func TestMinibatches(t *testing.T) {
+	eps := make([]*TinyEpisode, 10)
+	for i := range eps {
+		eps[i] = &TinyEpisode{Return: float64(i)}
+	}
+	parts := minibatches(eps, 3, rand.New(rand.NewPCG(1, 2)))
+	var seen []float64
+	for _, p := range parts {
+		if len(p) < 3 || len(p) > 4 {
+			t.Fatalf("part sizes %d, %d, %d: want 3 or 4 each", len(parts[0]), len(parts[1]), len(parts[2]))
+		}
+		for _, ep := range p {
+			seen = append(seen, ep.Return)
+		}
+	}
+	slices.Sort(seen)
+	if !slices.Equal(seen, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("the parts hold %v, want each of 0..9 once", seen)
+	}
+	if one := minibatches(eps, 1, nil); len(one) != 1 || len(one[0]) != 10 || one[0][0] != eps[0] {
+		t.Fatal("one part must be the batch itself, in order")
+	}
+
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:4]
+	env := gym.Config{MaxTurns: 3}
+	newTrainer := func(m int) *TinyTrainer {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 4, Minibatches: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	mini, seq, whole := newTrainer(2), newTrainer(1), newTrainer(1)
+	var batch []*gym.Task
+	for _, task := range train {
+		batch = append(batch, task, task)
+	}
+	rollout, err := TinyRollout(mini.Agent, pool, batch, TinyRolloutConfig{Env: env, Temperature: 1, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycleAdvantages(rollout)
+	if _, err := mini.Fit(rollout); err != nil {
+		t.Fatal(err)
+	}
+	// The parts Fit drew: its stream for a trainer at step 0.
+	for _, p := range minibatches(rollout, 2, rand.New(rand.NewPCG(4, 1<<62))) {
+		if _, err := seq.Fit(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := whole.Fit(rollout); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := tinyWeights(t, mini.Agent), tinyWeights(t, seq.Agent), tinyWeights(t, whole.Agent)
+	differs := false
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("weight %d: two minibatch steps differ from fitting the two parts in turn", i)
+		}
+		differs = differs || !slices.Equal(a[i], c[i])
+	}
+	if !differs {
+		t.Fatal("two minibatch steps left the weights where one full-batch step does")
 	}
 }
