@@ -4,6 +4,7 @@ package agentrl
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gomlx/gomlx/core/graph"
 )
@@ -96,6 +97,39 @@ func PPOLoss(cfg PPOConfig) TinyLoss {
 				Value: fraction(graph.LogicalAnd(negative, above(r, cfg.DualClip)))})
 		}
 		return loss, metrics
+	}
+}
+
+// NormalizeAdvantages wraps adv so that the advantages it computes are standardized over the
+// whole batch: each token's advantage minus the mean over every token of every call of every
+// episode, divided by their standard deviation (plus 1e-8). A batch whose advantages are all
+// equal gets all zeros.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: several epochs on one batch".
+func NormalizeAdvantages(adv TinyAdvantage) TinyAdvantage {
+	return func(groups [][]*TinyEpisode) {
+		adv(groups)
+		var sum, sq float64
+		n := 0
+		each := func(f func(a *float64)) {
+			for _, g := range groups {
+				for _, ep := range g {
+					for _, call := range ep.Advantages {
+						for j := range call {
+							f(&call[j])
+						}
+					}
+				}
+			}
+		}
+		each(func(a *float64) { sum, n = sum+*a, n+1 })
+		if n == 0 {
+			return
+		}
+		mean := sum / float64(n)
+		each(func(a *float64) { sq += (*a - mean) * (*a - mean) })
+		std := math.Sqrt(sq / float64(n))
+		each(func(a *float64) { *a = (*a - mean) / (std + 1e-8) })
 	}
 }
 

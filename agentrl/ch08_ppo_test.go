@@ -255,3 +255,43 @@ func TestPPOValueLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeAdvantages checks the batch standardization against hand-computed values: the
+// tokens' advantages 1, 1, 3 (one episode of two calls) and 5 (another episode, another group)
+// have mean 2.5 and standard deviation √2.75, and a batch of equal advantages becomes all zeros.
+func TestNormalizeAdvantages(t *testing.T) {
+	set := func(a [][][]float64) TinyAdvantage {
+		return func(groups [][]*TinyEpisode) {
+			k := 0
+			for _, g := range groups {
+				for _, ep := range g {
+					ep.Advantages, k = a[k], k+1
+				}
+			}
+		}
+	}
+	groups := [][]*TinyEpisode{{{}}, {{}}}
+	NormalizeAdvantages(set([][][]float64{{{1, 1}, {3}}, {{5}}}))(groups)
+	sd := math.Sqrt(2.75)
+	want := [][][]float64{{{-1.5 / sd, -1.5 / sd}, {0.5 / sd}}, {{2.5 / sd}}}
+	for e, ep := range []*TinyEpisode{groups[0][0], groups[1][0]} {
+		for c, call := range ep.Advantages {
+			for j, a := range call {
+				if math.Abs(a-want[e][c][j]) > 1e-7 { // the 1e-8 in the divisor moves them by about 5e-9
+					t.Fatalf("episode %d call %d token %d: %v, want %v", e, c, j, a, want[e][c][j])
+				}
+			}
+		}
+	}
+	flat := [][]*TinyEpisode{{{}, {}}}
+	NormalizeAdvantages(set([][][]float64{{{0.3}}, {{0.3, 0.3}}}))(flat)
+	for _, ep := range flat[0] {
+		for _, call := range ep.Advantages {
+			for _, a := range call {
+				if a != 0 {
+					t.Fatalf("equal advantages became %v, want 0", a)
+				}
+			}
+		}
+	}
+}
