@@ -578,7 +578,7 @@ type TinyFit struct {
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 	fit := TinyFit{Metrics: map[string]float64{}}
-	epochs, m := t.Cfg.Epochs, min(max(t.Cfg.Minibatches, 1), len(eps))
+	epochs, m := t.Cfg.Epochs, max(1, min(t.Cfg.Minibatches, len(eps)))
 	rng := rand.New(rand.NewPCG(t.Cfg.Seed, uint64(t.step)|1<<62)) // the parts' own stream
 	var whole []any                                                // the batch, built once when m = 1
 	for epoch := range epochs {
