@@ -320,7 +320,11 @@ type TinyTrainConfig struct {
 	PrefixCredit float64     // and its credit per well-formed leading token
 	Epochs       int         // passes over each batch of rollouts (default 1)
 	Minibatches  int         // Adam steps per pass, each on a part of the batch (default 1: the whole)
-	DropUniform  bool        // leave out groups whose returns are all equal: they carry no signal
+	// StopPasses, when set, is shown the metrics of every pass but the last (the means over the
+	// pass's steps, each measured before its step); true ends the passes over this batch
+	// (Chapter 8's early stopping on KL).
+	StopPasses  func(metrics map[string]float64) bool
+	DropUniform bool // leave out groups whose returns are all equal: they carry no signal
 	// Refill is dynamic sampling (DAPO's): with DropUniform, up to Refill more rounds of
 	// rollouts on fresh tasks replace the groups left out, so that an update trains on
 	// Groups groups with a signal when rollouts find them. Rollouts are cheap next to a
@@ -331,9 +335,10 @@ type TinyTrainConfig struct {
 	Reference *TinyAgent  // the reference policy for RefLogProbs (nil: zeros)
 	Inputs    []TinyInput // more inputs of the loss, by name (TinyLossInputs.Input)
 	Seed      uint64
-	// FixedShape pads every batch's rows to a multiple of 64 calls, and its width to one that
-	// holds any prompt of Tasks, so the training graph compiles for a few shapes (seconds each)
-	// instead of one per batch, while padding costs at most 63 rows.
+	// FixedShape pads every batch's rows to a multiple of 64 calls (of 8 when each pass is cut
+	// into minibatches, whose parts are small), and its width to one that holds any prompt of Tasks,
+	// so the training graph compiles for a few shapes (seconds each) instead of one per batch,
+	// while padding costs less than one multiple.
 	FixedShape bool
 }
 
@@ -351,6 +356,7 @@ type TinyStepLog struct {
 	Malformed  float64 // fraction of calls that were malformed
 	Entropy    float64 // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
 	Kept       int     // episodes that entered the loss (after DropUniform)
+	Passes     int     // passes over them (TinyFit.Passes)
 	Rounds     int     // rollout rounds: 1, plus any Refill took
 	Loss       float64 // of the first epoch
 	Metrics    map[string]float64
@@ -486,7 +492,11 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	rows, width, episodes := 0, 0, len(eps)
 	if t.Cfg.FixedShape {
 		episodes = t.Cfg.Groups * t.Cfg.GroupSize
-		rows = (len(samples) + 63) / 64 * 64
+		unit := 64
+		if t.Cfg.Minibatches > 1 {
+			unit = 8
+		}
+		rows = (len(samples) + unit - 1) / unit * unit
 		width = t.width
 		for _, s := range samples {
 			width = max(width, len(s.Prompt)+len(s.Tokens))
@@ -567,13 +577,15 @@ type TinyFit struct {
 	Loss    float64            // of the first epoch
 	Entropy float64            // mean policy entropy over the batch's tokens, first epoch
 	Metrics map[string]float64 // the loss's metrics: first epoch, and name+"_last" for the last one
+	Passes  int                // passes that ran: Epochs, or fewer when StopPasses ended them
 }
 
 // Fit runs cfg.Epochs passes of Adam steps of the loss over the calls of eps, whose Advantages
 // must be set. A pass is one step on the whole batch or, with cfg.Minibatches = m > 1, m steps on
 // parts of it: the episodes shuffled and cut into m parts (Chapter 8). The loss, entropy and
-// metrics of a pass are the means over its steps. Fit stops at a loss that is NaN or infinite; the
-// weights in memory have then taken that step and must not be used.
+// metrics of a pass are the means over its steps. cfg.StopPasses can end the passes early. Fit stops
+// at a loss that is NaN or infinite; the weights in memory have then taken that step and must not
+// be used.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
@@ -582,6 +594,7 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 	rng := rand.New(rand.NewPCG(t.Cfg.Seed, uint64(t.step)|1<<62)) // the parts' own stream
 	var whole []any                                                // the batch, built once when m = 1
 	for epoch := range epochs {
+		pass := map[string]float64{} // this pass's metrics
 		for p, part := range minibatches(eps, m, rng) {
 			in := whole
 			if in == nil {
@@ -606,17 +619,24 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 				fit.Entropy += float64(tensors.ToScalar[float32](res[1])) / float64(m)
 			}
 			for k, name := range t.names {
-				v := float64(tensors.ToScalar[float32](res[2+k])) / float64(m)
-				switch {
-				case epoch == 0:
-					fit.Metrics[name] += v
-				case epoch == epochs-1:
-					fit.Metrics[name+"_last"] += v
-				}
+				pass[name] += float64(tensors.ToScalar[float32](res[2+k])) / float64(m)
 			}
 			for _, r := range res {
 				r.FinalizeAll()
 			}
+		}
+		fit.Passes = epoch + 1
+		stop := epoch < epochs-1 && t.Cfg.StopPasses != nil && t.Cfg.StopPasses(pass)
+		for name, v := range pass {
+			switch {
+			case epoch == 0:
+				fit.Metrics[name] = v
+			case epoch == epochs-1 || stop:
+				fit.Metrics[name+"_last"] = v
+			}
+		}
+		if stop {
+			break
 		}
 	}
 	return fit, nil
@@ -723,7 +743,7 @@ func (t *TinyTrainer) Step() (TinyStepLog, error) {
 	if err != nil {
 		return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
 	}
-	log.Loss, log.Entropy, log.Metrics = fit.Loss, fit.Entropy, fit.Metrics
+	log.Loss, log.Entropy, log.Metrics, log.Passes = fit.Loss, fit.Entropy, fit.Metrics, fit.Passes
 	log.TrainSec = time.Since(start).Seconds()
 	return log, nil
 }

@@ -1,6 +1,7 @@
 package agentrl
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -159,6 +161,15 @@ func TestFixedShapeIsInert(t *testing.T) {
 	want := (calls + 63) / 64 * 64
 	if rows, width := in[0].(*tensors.Tensor).Shape().Dimensions[0], in[0].(*tensors.Tensor).Shape().Dimensions[1]; rows != want || width != trainers[1].width || width%32 != 0 {
 		t.Fatalf("fixed batch is %d×%d, want %d rows and the fixed width %d", rows, width, want, trainers[1].width)
+	}
+	// A minibatch is small: with minibatches, rows round up to a multiple of 8 only.
+	trainers[1].Cfg.Minibatches = 4
+	if in, err = trainers[1].batch(eps); err != nil {
+		t.Fatal(err)
+	}
+	trainers[1].Cfg.Minibatches = 0
+	if rows := in[0].(*tensors.Tensor).Shape().Dimensions[0]; rows != (calls+7)/8*8 {
+		t.Fatalf("fixed batch for minibatches has %d rows for %d calls, want %d", rows, calls, (calls+7)/8*8)
 	}
 	var fits []TinyFit
 	for _, tr := range trainers {
@@ -323,6 +334,22 @@ func TestNamedInputs(t *testing.T) {
 	}
 }
 
+// twoEach rolls agent out twice on each task (sampling seed 9) and gives the episodes
+// cycleAdvantages.
+func twoEach(t *testing.T, agent *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, env gym.Config) []*TinyEpisode {
+	t.Helper()
+	var batch []*gym.Task
+	for _, task := range tasks {
+		batch = append(batch, task, task)
+	}
+	rollout, err := TinyRollout(agent, pool, batch, TinyRolloutConfig{Env: env, Temperature: 1, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycleAdvantages(rollout)
+	return rollout
+}
+
 // TestMinibatches checks the parts (sizes within one of each other, every episode once) and that
 // a pass with Minibatches = 2 is the two Adam steps on those parts, in order: weight for weight
 // what a trainer without minibatches ends with after fitting the parts one after the other, and
@@ -366,15 +393,7 @@ func TestMinibatches(t *testing.T) {
 		return tr
 	}
 	mini, seq, whole := newTrainer(2), newTrainer(1), newTrainer(1)
-	var batch []*gym.Task
-	for _, task := range train {
-		batch = append(batch, task, task)
-	}
-	rollout, err := TinyRollout(mini.Agent, pool, batch, TinyRolloutConfig{Env: env, Temperature: 1, Seed: 9})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cycleAdvantages(rollout)
+	rollout := twoEach(t, mini.Agent, pool, train, env)
 	if _, err := mini.Fit(rollout); err != nil {
 		t.Fatal(err)
 	}
@@ -397,5 +416,59 @@ func TestMinibatches(t *testing.T) {
 	}
 	if !differs {
 		t.Fatal("two minibatch steps left the weights where one full-batch step does")
+	}
+}
+
+// TestStopPasses checks that StopPasses ends the passes over a batch: a trainer told to stop
+// after its third of eight passes reports 3 passes, sees every pass's metrics but the last, and
+// ends with the weights and last-pass metrics of a trainer that runs 3 passes.
+func TestStopPasses(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:4]
+	env := gym.Config{MaxTurns: 3}
+	var seen []map[string]float64
+	newTrainer := func(epochs int, stop func(map[string]float64) bool) *TinyTrainer {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), Seed: 4,
+			Epochs: epochs, Minibatches: 2, StopPasses: stop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	stopped := newTrainer(8, func(m map[string]float64) bool {
+		seen = append(seen, maps.Clone(m))
+		return len(seen) == 3
+	})
+	asked := 0 // how often a trainer of 3 passes asks: after each pass but the last
+	three := newTrainer(3, func(map[string]float64) bool { asked++; return false })
+	rollout := twoEach(t, stopped.Agent, pool, train, env)
+	a, err := stopped.Fit(rollout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := three.Fit(rollout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passes != 3 || b.Passes != 3 || len(seen) != 3 || asked != 2 {
+		t.Fatalf("passes %d and %d, StopPasses asked %d and %d times: want 3, 3, 3 and 2", a.Passes, b.Passes, len(seen), asked)
+	}
+	if seen[0]["approx_kl"] <= 0 || a.Metrics["approx_kl_last"] != seen[2]["approx_kl"] {
+		t.Fatalf("KL by pass %v, last %v: want a KL above 0 (the second part of a pass is off-policy), and the third pass's as approx_kl_last",
+			seen, a.Metrics["approx_kl_last"])
+	}
+	if !maps.Equal(a.Metrics, b.Metrics) {
+		t.Fatalf("metrics %v, want those of 3 passes %v", a.Metrics, b.Metrics)
+	}
+	wa, wb := tinyWeights(t, stopped.Agent), tinyWeights(t, three.Agent)
+	for i := range wa {
+		if !slices.Equal(wa[i], wb[i]) {
+			t.Fatalf("weight %d differs from 3 passes", i)
+		}
 	}
 }

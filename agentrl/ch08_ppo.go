@@ -105,7 +105,7 @@ func PPOLoss(cfg PPOConfig) TinyLoss {
 // episode, divided by their standard deviation (plus 1e-8). A batch whose advantages are all
 // equal gets all zeros.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: several epochs on one batch".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
 func NormalizeAdvantages(adv TinyAdvantage) TinyAdvantage {
 	return func(groups [][]*TinyEpisode) {
 		adv(groups)
@@ -130,6 +130,21 @@ func NormalizeAdvantages(adv TinyAdvantage) TinyAdvantage {
 		each(func(a *float64) { sq += (*a - mean) * (*a - mean) })
 		std := math.Sqrt(sq / float64(n))
 		each(func(a *float64) { *a = (*a - mean) / (std + 1e-8) })
+	}
+}
+
+// KLStop is early stopping on KL for TinyTrainConfig.StopPasses: it ends the passes over a batch
+// once a pass's approximate KL (PPOLoss's approx_kl, the k3 estimate) exceeds 1.5 × target. It
+// panics when the loss reports no approx_kl, since it would then never stop.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+func KLStop(target float64) func(metrics map[string]float64) bool {
+	return func(metrics map[string]float64) bool {
+		kl, ok := metrics["approx_kl"]
+		if !ok {
+			panic("KLStop: the loss reports no approx_kl metric (use PPOLoss)")
+		}
+		return kl > 1.5*target
 	}
 }
 

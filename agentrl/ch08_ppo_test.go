@@ -295,3 +295,23 @@ func TestNormalizeAdvantages(t *testing.T) {
 		}
 	}
 }
+
+// TestKLStop checks the rule against hand-picked KLs (the limit for a target of 0.02 is 0.03)
+// and that a loss without approx_kl is refused.
+func TestKLStop(t *testing.T) {
+	stop := KLStop(0.02)
+	for _, c := range []struct {
+		kl   float64
+		want bool
+	}{{0, false}, {0.029, false}, {0.03, false}, {0.031, true}, {0.5, true}} {
+		if got := stop(map[string]float64{"approx_kl": c.kl, "clip_frac": 1}); got != c.want {
+			t.Errorf("approx_kl %v: stop %v, want %v", c.kl, got, c.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("metrics without approx_kl: want a panic")
+		}
+	}()
+	stop(map[string]float64{"approx_kl_k1": 1})
+}
