@@ -164,6 +164,20 @@ func MeanStd(runs [][]float64) (mean, std []float64) {
 	return mean, std
 }
 
+// Series turns per-seed records into MeanStd's input: out[seed][i] = value(runs[seed][i]), e.g.
+// one number of every update of every seed's training run.
+//
+// Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".
+func Series[T any](runs [][]T, value func(T) float64) [][]float64 {
+	out := make([][]float64, len(runs))
+	for s, run := range runs {
+		for _, x := range run {
+			out[s] = append(out[s], value(x))
+		}
+	}
+	return out
+}
+
 // plotColors is the palette, one color per series in order (a band and its line share one).
 //
 // Defined in ch00_notation.ipynb, "0.5 The first library helpers: timings and charts".

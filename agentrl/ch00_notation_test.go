@@ -3,6 +3,7 @@ package agentrl
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +142,19 @@ func TestMeanStd(t *testing.T) {
 	}
 	if m, s := MeanStd(nil); m != nil || s != nil {
 		t.Error("no runs")
+	}
+}
+
+// TestSeries checks Series against hand-picked records: two seeds of three points each.
+func TestSeries(t *testing.T) {
+	type rec struct{ a, b float64 }
+	runs := [][]rec{{{1, 2}, {3, 4}, {5, 6}}, {{7, 8}, {9, 10}, {11, 12}}}
+	got := Series(runs, func(r rec) float64 { return r.b })
+	want := [][]float64{{2, 4, 6}, {8, 10, 12}}
+	if len(got) != 2 || !slices.Equal(got[0], want[0]) || !slices.Equal(got[1], want[1]) {
+		t.Fatalf("Series = %v, want %v", got, want)
+	}
+	if got := Series([][]rec{{}, nil}, func(r rec) float64 { return r.a }); len(got) != 2 || len(got[0]) != 0 || len(got[1]) != 0 {
+		t.Fatalf("Series of two empty runs = %v, want two empty rows", got)
 	}
 }
