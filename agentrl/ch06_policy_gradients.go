@@ -570,6 +570,32 @@ func minibatches(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
 	return parts
 }
 
+// call runs the training step. GoMLX reports a graph it cannot build (a loss that reads an
+// input nobody provides) by panicking; call returns it as an error.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("tinytrain: building the training step: %v", r)
+		}
+	}()
+	return t.exec.Call(in...)
+}
+
+// allSameReturn reports whether every episode of a group got the same return: its advantages
+// are then all 0 and it teaches nothing.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func allSameReturn(g []*TinyEpisode) bool {
+	for _, ep := range g {
+		if ep.Return != g[0].Return {
+			return false
+		}
+	}
+	return true
+}
+
 // TinyFit is what the gradient steps on one batch reported.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
@@ -640,32 +666,6 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 		}
 	}
 	return fit, nil
-}
-
-// call runs the training step. GoMLX reports a graph it cannot build (a loss that reads an
-// input nobody provides) by panicking; call returns it as an error.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("tinytrain: building the training step: %v", r)
-		}
-	}()
-	return t.exec.Call(in...)
-}
-
-// allSameReturn reports whether every episode of a group got the same return: its advantages
-// are then all 0 and it teaches nothing.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func allSameReturn(g []*TinyEpisode) bool {
-	for _, ep := range g {
-		if ep.Return != g[0].Return {
-			return false
-		}
-	}
-	return true
 }
 
 // Step runs one update: cfg.Groups tasks drawn for this step, GroupSize episodes each,
