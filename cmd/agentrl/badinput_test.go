@@ -51,6 +51,7 @@ func TestBookBadInput(t *testing.T) {
 		{"unknown subcommand", []string{"publish"}, true, `unknown subcommand "publish"`},
 		{"no such chapter", []string{"check", "ch99"}, false, `no notebook matches "ch99"`},
 		{"bad timeout", []string{"check", "--timeout", "soon"}, true, `invalid value "soon" for flag -timeout`},
+		{"negative slowest", []string{"check", "--slowest", "-1"}, true, "-slowest -1"},
 		{"notebooks folder missing", []string{"check", "--notebooks", "/no/such/folder"}, false, "/no/such/folder"},
 		{"library with arguments", []string{"build-library", "ch01"}, true, "takes no arguments"},
 		{"site over a folder of other files", []string{"site", "--out", full}, false, full + " is not empty and holds no earlier site export"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -78,9 +79,10 @@ func bookCheck(args []string) error {
 	fs := flag.NewFlagSet("book check", flag.ContinueOnError)
 	update := fs.Bool("update", false, "rewrite the recorded outputs with the new ones (for authors)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "longest any single cell may run")
+	slowest := fs.Int("slowest", 3, "after each notebook, name its N slowest code cells and their seconds (0: none)")
 	dir := fs.String("notebooks", "", "folder of the notebooks (default: notebooks/ of the checkout)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: agentrl book check [--update] [--timeout D] [chNN ...]\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: agentrl book check [--update] [--timeout D] [--slowest N] [chNN ...]\n\n"+
 			"Executes the chapters in order through the course's Jupyter kernel and compares each code\n"+
 			"cell's output with the output recorded in the notebook. Inside \"[wall: ...]\" (wall-clock\n"+
 			"measurements) nothing is compared; everything else must match exactly.")
@@ -88,6 +90,9 @@ func bookCheck(args []string) error {
 	}
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
+	}
+	if *slowest < 0 {
+		return usageErr(fmt.Errorf("-slowest %d: want 0 or more cells", *slowest))
 	}
 	paths, err := selectNotebooks(*dir, fs.Args())
 	if err != nil {
@@ -115,6 +120,9 @@ func bookCheck(args []string) error {
 		fmt.Fprintf(stderr, "%s: running...\n", path)
 		executed, err := execute.Run(ctx, path, execute.Options{CellTimeout: *timeout, Root: root})
 		took := time.Since(start).Round(100 * time.Millisecond)
+		if executed != nil {
+			printSlowest(stderr, executed, *slowest)
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted while running %s: its processes are stopped and the notebook is unchanged", path)
 		}
@@ -166,6 +174,20 @@ func bookCheck(args []string) error {
 	}
 	fmt.Fprintf(stderr, "book check: %d notebook(s) ok\n", len(paths))
 	return nil
+}
+
+// printSlowest names the n slowest code cells of an executed notebook, before its verdict: the
+// four-minute budget of a chapter's check is spent in a few cells, and these are the ones to trim.
+func printSlowest(w io.Writer, executed *notebook.Notebook, n int) {
+	times := execute.CellTimes(executed)
+	if n == 0 || len(times) == 0 {
+		return
+	}
+	var parts []string
+	for _, c := range times[:min(n, len(times))] {
+		parts = append(parts, fmt.Sprintf("cell %d (%s) %.1fs", c.Cell, c.ID, c.Seconds))
+	}
+	fmt.Fprintf(w, "     slowest: %s\n", strings.Join(parts, ", "))
 }
 
 func selectNotebooks(dir string, prefixes []string) ([]string, error) {

@@ -73,6 +73,16 @@ func TestRunPrintsAndReturnsOutputs(t *testing.T) {
 	if got := nb.Cells[0].Outputs[0].Text + nb.Cells[1].Outputs[0].Text; got != "hello\nsecond [wall: 0s]\n" {
 		t.Errorf("outputs = %q", got)
 	}
+	// Both cells carry the kernel's timestamps: each ran for a positive time, within its limit.
+	times := CellTimes(nb)
+	if len(times) != 2 {
+		t.Fatalf("CellTimes = %+v, want both cells", times)
+	}
+	for _, c := range times {
+		if c.Seconds <= 0 || c.Seconds > 120 {
+			t.Errorf("cell %d ran %.3f s, want a time within (0, 120]", c.Cell, c.Seconds)
+		}
+	}
 	// The kernel's own language_info is recorded, as Jupyter records it when it opens a notebook.
 	var info struct{ Name, Version string }
 	if err := json.Unmarshal(nb.Meta("language_info"), &info); err != nil || info.Name != "go" || !strings.HasPrefix(info.Version, "go1.") {

@@ -2,8 +2,9 @@
 
 Usage: run_notebook.py IN.ipynb OUT.ipynb KERNEL CELL_TIMEOUT_S STARTUP_TIMEOUT_S
 
-Writes the executed notebook (up to and including the first failing cell) to OUT.ipynb and one
-JSON object on stdout:
+Writes the executed notebook (up to and including the first failing cell) to OUT.ipynb, each
+executed cell with its running time in its metadata ({"agentrl": {"seconds": S}}: the kernel's own
+timestamps, which Jupyter would record, have whole seconds only), and one JSON object on stdout:
   {"status": "ok"}
   {"status": "failed", "cell": INDEX, "kind": "error"|"timeout"|"dead-kernel"|"startup", "message": "..."}
 INDEX is the 0-based position of the failing cell among all cells. Exit status 0 either way;
@@ -11,6 +12,7 @@ anything else means this script itself failed.
 """
 import json
 import sys
+import time
 
 import nbformat
 from nbclient import NotebookClient
@@ -47,6 +49,7 @@ def main():
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
+                start = time.monotonic()
                 try:
                     client.execute_cell(cell, index)
                 except CellTimeoutError as e:
@@ -58,6 +61,8 @@ def main():
                 except CellExecutionError as e:
                     result = failed(index, "error", error_text(cell, e))
                     break
+                finally:
+                    cell.metadata["agentrl"] = {"seconds": round(time.monotonic() - start, 3)}
     except RuntimeError as e:  # kernel did not start
         result = failed(max(index, 0), "startup", str(e))
     nbformat.write(nb, dst)
