@@ -79,7 +79,7 @@ func bookCheck(args []string) error {
 	fs := flag.NewFlagSet("book check", flag.ContinueOnError)
 	update := fs.Bool("update", false, "rewrite the recorded outputs with the new ones (for authors)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "longest any single cell may run")
-	slowest := fs.Int("slowest", 3, "after each notebook, name its N slowest code cells and their seconds (0: none)")
+	slowest := fs.Int("slowest", 3, "for each notebook, name its N slowest code cells and their seconds (0: none)")
 	dir := fs.String("notebooks", "", "folder of the notebooks (default: notebooks/ of the checkout)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: agentrl book check [--update] [--timeout D] [--slowest N] [chNN ...]\n\n"+

@@ -73,7 +73,7 @@ func TestRunPrintsAndReturnsOutputs(t *testing.T) {
 	if got := nb.Cells[0].Outputs[0].Text + nb.Cells[1].Outputs[0].Text; got != "hello\nsecond [wall: 0s]\n" {
 		t.Errorf("outputs = %q", got)
 	}
-	// Both cells carry the kernel's timestamps: each ran for a positive time, within its limit.
+	// The runner timed both cells: each ran for a positive time, within its limit.
 	times := CellTimes(nb)
 	if len(times) != 2 {
 		t.Fatalf("CellTimes = %+v, want both cells", times)
