@@ -570,8 +570,8 @@ func minibatches(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
 	return parts
 }
 
-// call runs the training step. GoMLX reports a graph it cannot build (a loss that reads an
-// input nobody provides) by panicking; call returns it as an error.
+// call runs the training step at the trainer's learning rate. GoMLX reports a graph it cannot
+// build (a loss that reads an input nobody provides) by panicking; call returns it as an error.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
@@ -580,8 +580,21 @@ func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
 			err = fmt.Errorf("tinytrain: building the training step: %v", r)
 		}
 	}()
+	// GoMLX's optimizer keeps the learning rate in a variable of the agent's store, created with
+	// the first trainer's value and restored by Load: without this, a trainer built after
+	// another on the same agent, or after loading a checkpoint, would step at the old rate.
+	if v := t.Agent.Store.GetVariable(tinyLRPath); v != nil {
+		if err := v.SetValue(tensors.FromScalar(float32(t.Cfg.LR))); err != nil {
+			return nil, err
+		}
+	}
 	return t.exec.Call(in...)
 }
+
+// tinyLRPath is where GoMLX's optimizers keep the learning rate in a store.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+var tinyLRPath = "/" + optimizer.Scope + "/" + optimizer.ParamLearningRate
 
 // allSameReturn reports whether every episode of a group got the same return: its advantages
 // are then all 0 and it teaches nothing.

@@ -472,3 +472,77 @@ func TestStopPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainerStepsAtItsOwnLearningRate checks that a trainer steps at its configured rate when
+// the agent's store already holds another one: GoMLX's optimizer reuses the learning-rate
+// variable an earlier trainer created, and Load restores it from the checkpoint. The reference
+// deletes that variable before the second trainer's first step, so the optimizer creates it
+// afresh with the second trainer's rate; the two other ways to get there (a second trainer on the
+// same agent, a trainer that loads the first one's checkpoint) must match it weight for weight.
+func TestTrainerStepsAtItsOwnLearningRate(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	tasks = gym.Filter(tasks, gym.Train, "")[:3]
+	env := gym.Config{MaxTurns: 2}
+	cfg := func(lr float64) TinyTrainConfig {
+		return TinyTrainConfig{Tasks: tasks, Env: env, Groups: 1, GroupSize: 2, LR: lr,
+			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 1}
+	}
+	trainer := func(agent *TinyAgent, lr float64) *TinyTrainer {
+		if agent == nil {
+			var err error
+			if agent, err = NewTinyAgent(DefaultTinyAgentConfig()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tr, err := NewTinyTrainer(agent, pool, cfg(lr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	fit := func(tr *TinyTrainer, eps []*TinyEpisode) {
+		if _, err := tr.Fit(eps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := trainer(nil, 1e-2)
+	x := twoEach(t, first.Agent, pool, tasks, env)
+	y := twoEach(t, first.Agent, pool, tasks[1:], env)
+	fit(first, x)
+	path := filepath.Join(t.TempDir(), "first.gob")
+	if err := first.Save(path); err != nil {
+		t.Fatal(err)
+	}
+
+	ref := trainer(nil, 1e-2)
+	fit(ref, x)
+	if err := ref.Agent.Store.DeleteVariable(tinyLRPath); err != nil {
+		t.Fatal(err)
+	}
+	fit(trainer(ref.Agent, 1e-3), y)
+	want := tinyWeights(t, ref.Agent)
+
+	second := trainer(first.Agent, 1e-3)
+	fit(second, y)
+	loaded := trainer(nil, 1e-3)
+	if err := loaded.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	fit(loaded, y)
+	fast := trainer(nil, 1e-2)
+	if err := fast.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	fit(fast, y)
+	for i, w := range want {
+		if !slices.Equal(tinyWeights(t, second.Agent)[i], w) {
+			t.Fatalf("weight %d: a second trainer on the same agent did not step at its own rate", i)
+		}
+		if !slices.Equal(tinyWeights(t, loaded.Agent)[i], w) {
+			t.Fatalf("weight %d: a trainer that loaded a checkpoint did not step at its own rate", i)
+		}
+	}
+	if slices.EqualFunc(tinyWeights(t, fast.Agent), want, slices.Equal) {
+		t.Fatal("a step at 1e-2 left the weights where one at 1e-3 does: the test cannot tell the rates apart")
+	}
+}
