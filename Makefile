@@ -18,9 +18,10 @@ setup:
 setup-test:
 	AGENTRL_TEST_DEPS=1 bash kernel/setup.sh
 
-## course: set up, then open the course in Jupyter on localhost.
+## course: set up, then open the course in Jupyter on localhost (EDITION=zh: the Chinese edition).
+EDITION ?= en
 course: setup
-	$(AGENTRL) course
+	$(AGENTRL) course --edition $(EDITION)
 
 ## book: set up, then execute the whole book headless and check every recorded output.
 book: setup
@@ -30,6 +31,7 @@ book: setup
 test: setup-test vet
 	go test ./...
 	$(AGENTRL) book build-library --check
+	$(AGENTRL) book zh check
 	$(AGENTRL) book check
 
 vet:

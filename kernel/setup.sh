@@ -51,6 +51,10 @@ fi
 if [ "${AGENTRL_TEST_DEPS:-0}" = 1 ] && ! command -v chromium >/dev/null; then
 	apt_install chromium
 fi
+# ... and the Chinese edition's pages need a font with Chinese characters for their screenshots.
+if [ "${AGENTRL_TEST_DEPS:-0}" = 1 ] && command -v fc-list >/dev/null && [ -z "$(fc-list :lang=zh)" ]; then
+	apt_install fonts-wqy-microhei
+fi
 
 # 2. GoNB and goimports: the `tool` lines of go.mod pin them. `go install tool` is a no-op when current.
 say "building GoNB and goimports (pinned in go.mod)"

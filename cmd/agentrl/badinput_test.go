@@ -57,6 +57,11 @@ func TestBookBadInput(t *testing.T) {
 		{"site over a folder of other files", []string{"site", "--out", full}, false, full + " is not empty and holds no earlier site export"},
 		{"site under a file", []string{"site", "--out", filepath.Join(notADir, "site")}, false, notADir},
 		{"kernel with arguments", []string{"kernel", "now"}, true, "kernel"},
+		{"zh without a subcommand", []string{"zh"}, true, "a subcommand is required"},
+		{"zh with an unknown subcommand", []string{"zh", "translate"}, true, `unknown subcommand "translate"`},
+		{"zh apply without a worklist", []string{"zh", "apply", "ch00"}, true, "apply needs a chapter and at least one worklist"},
+		{"zh check of no chapter", []string{"zh", "check", "ch99"}, false, `no notebook matches "ch99"`},
+		{"zh sync with a flag", []string{"zh", "sync", "--all"}, true, "unknown flag --all"},
 	})
 }
 
@@ -66,6 +71,7 @@ func TestCourseBadInput(t *testing.T) {
 		{"port too large", []string{"--port", "70000"}, true, "--port 70000 is out of range"},
 		{"port not a number", []string{"--port", "http"}, true, `invalid value "http" for flag -port`},
 		{"unknown flag", []string{"--browser"}, true, "-browser"},
+		{"unknown edition", []string{"--edition", "fr"}, true, `--edition "fr": want en or zh`},
 	})
 }
 

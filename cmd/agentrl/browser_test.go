@@ -183,6 +183,28 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// serveJupyter serves the notebooks in dir as `make course` does, on a free port, with Jupyter's
+// data folder of its own holding this checkout's kernel spec: the user's may belong to another
+// checkout, and the notebook signatures stay out of the user's store.
+func serveJupyter(t *testing.T, root, dir string) *jupyter {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	data := t.TempDir()
+	if _, err := spec.Install(root, data); err != nil {
+		t.Fatal(err)
+	}
+	j, err := startJupyter(root, dir, "127.0.0.1", port, filepath.Join(t.TempDir(), "jupyter.log"), "JUPYTER_DATA_DIR="+data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
 // TestJupyterDrawsCharts serves a copy of Chapter 0 the way `make course` does and checks that its
 // chart draws from the recorded output on opening, again after a reload, and again from new
 // output after "Restart & Run All", which runs the chapter through the course's Go kernel.
@@ -198,22 +220,7 @@ func TestJupyterDrawsCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	// Jupyter's data folder of its own, with this checkout's kernel spec: the user's may belong
-	// to another checkout, and the notebook signatures stay out of the user's store.
-	data := t.TempDir()
-	if _, err := spec.Install(root, data); err != nil {
-		t.Fatal(err)
-	}
-	j, err := startJupyter(root, dir, "127.0.0.1", port, filepath.Join(t.TempDir(), "jupyter.log"), "JUPYTER_DATA_DIR="+data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := serveJupyter(t, root, dir)
 	defer j.Stop()
 	ctx, requests := browser(t)
 	page := j.URL("notebooks/" + sampleChapter)
@@ -250,6 +257,38 @@ Jupyter.notebook.restart_run_all({confirm: false}); true`)); err != nil {
 	if errors != 0 {
 		t.Errorf("%d cells failed under Restart & Run All; Jupyter's log ends:\n%s", errors, logTail(j.log))
 	}
+	checkLocal(t, requests())
+}
+
+// TestJupyterOpensChineseEdition serves the Chinese Chapter 0 the way `make course EDITION=zh`
+// does (its own folder, the charts' library written beside it, the notebook trusted) and checks
+// that it opens with its Chinese prose and its recorded chart drawn.
+func TestJupyterOpensChineseEdition(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "zh")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, filepath.Join(root, "notebooks", "zh", sampleChapter), filepath.Join(dir, sampleChapter))
+	want := chartCount(t, filepath.Join(dir, sampleChapter))
+	j := serveJupyter(t, root, dir)
+	defer j.Stop()
+	ctx, requests := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(j.URL("notebooks/"+sampleChapter))); err != nil {
+		t.Fatal(err)
+	}
+	waitCharts(t, ctx, want, false, time.Minute)
+	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('.rendered_html h1') || {}).textContent || ''`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(title, "第 0 章") {
+		t.Errorf("the Chinese chapter's title renders as %q", title)
+	}
+	screenshot(t, ctx, "jupyter-zh.png")
 	checkLocal(t, requests())
 }
 

@@ -40,6 +40,7 @@ func courseMain(args []string) error {
 	headless := fs.Bool("headless", false, "execute the whole book without a browser and check every output, instead of opening Jupyter")
 	ip := fs.String("ip", "127.0.0.1", "address Jupyter listens on (0.0.0.0 in the container)")
 	port := fs.Int("port", 8888, "port Jupyter listens on")
+	edition := fs.String("edition", "en", "which edition to open: en (notebooks/) or zh, the Chinese edition (notebooks/zh/)")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
@@ -49,6 +50,14 @@ func courseMain(args []string) error {
 	if err := checkBounds(bound{flag: "--port", value: float64(*port), lo: 1, hi: 65535}); err != nil {
 		return err
 	}
+	var sub string
+	switch *edition {
+	case "en":
+	case "zh":
+		sub = "zh"
+	default:
+		return fmt.Errorf("%w: --edition %q: want en or zh", errUsage, *edition)
+	}
 	root, err := checkout.Root()
 	if err != nil {
 		return err
@@ -56,7 +65,7 @@ func courseMain(args []string) error {
 	// Caught from here on, an interrupt during start-up stops the server once it answers.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	j, err := startJupyter(root, filepath.Join(root, "notebooks"), *ip, *port, filepath.Join(root, ".cache", "jupyter.log"))
+	j, err := startJupyter(root, filepath.Join(root, "notebooks", sub), *ip, *port, filepath.Join(root, ".cache", "jupyter.log"))
 	if err != nil {
 		return err
 	}

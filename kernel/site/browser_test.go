@@ -240,6 +240,16 @@ func TestBrowser(t *testing.T) {
 	for page, r := range selfTestSite(t, out) {
 		checkPage(t, page, r)
 	}
+	// The Chinese page: the same formulas and charts, and search finds its Chinese title.
+	zh := selfTestPage(t, filepath.Join(out, "zh", "ch01_returns.html"))
+	checkPage(t, "zh/ch01_returns.html", zh)
+	if zh.Math != ch1.Math || len(zh.Charts) != 2 || zh.Search.Query != "回报与折扣" || zh.Search.Top != "ch01_returns.html#回报与折扣" {
+		t.Errorf("zh/ch01_returns.html: %d formulas (English %d), %d charts, search %+v; want the same formulas, 2 charts and a hit on its own page for 回报与折扣",
+			zh.Math, ch1.Math, len(zh.Charts), zh.Search)
+	}
+	for page, r := range selfTestSite(t, filepath.Join(out, "zh")) {
+		checkPage(t, "zh/"+page, r)
+	}
 
 	shot := os.Getenv("SITE_SCREENSHOT")
 	if shot == "" {
@@ -262,11 +272,19 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("screenshot is %v", b)
 	}
 	t.Logf("screenshot: %s", shot)
+	if zhShot := os.Getenv("SITE_SCREENSHOT_ZH"); zhShot != "" {
+		if abs, err := filepath.Abs(zhShot); err == nil {
+			zhShot = abs
+		}
+		headless(t, fileURL(filepath.Join(out, "zh", "ch01_returns.html"), ""), "--virtual-time-budget=10000",
+			"--hide-scrollbars", "--window-size=1400,1500", "--screenshot="+zhShot)
+		t.Logf("Chinese screenshot: %s", zhShot)
+	}
 }
 
-// TestCourseSite exports the course's own notebooks and checks every page: links, and in the
-// browser math, charts, search and no network. It is skipped only while the course has no
-// notebooks yet.
+// TestCourseSite exports the course's own notebooks, both editions, and checks every page: links,
+// and in the browser math, charts, search and no network. It is skipped only while the course has
+// no notebooks yet.
 func TestCourseSite(t *testing.T) {
 	const course = "../../notebooks"
 	if nbs, _ := filepath.Glob(filepath.Join(course, "*.ipynb")); len(nbs) == 0 {
@@ -275,7 +293,11 @@ func TestCourseSite(t *testing.T) {
 	requireAssets(t)
 	chromium(t)
 	out := filepath.Join(t.TempDir(), "site")
-	rep, err := Build(Options{Notebooks: course, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile})
+	zh := filepath.Join(course, "zh")
+	if nbs, _ := filepath.Glob(filepath.Join(zh, "*.ipynb")); len(nbs) == 0 {
+		zh = ""
+	}
+	rep, err := Build(Options{Notebooks: course, Chinese: zh, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,6 +313,11 @@ func TestCourseSite(t *testing.T) {
 	}
 	for page, r := range selfTestSite(t, out) {
 		checkPage(t, page, r)
+	}
+	if zh != "" {
+		for page, r := range selfTestSite(t, filepath.Join(out, "zh")) {
+			checkPage(t, "zh/"+page, r)
+		}
 	}
 }
 

@@ -20,19 +20,24 @@ type chapter struct {
 	// Labelled says that the heading itself starts with the label, so the page need not repeat it.
 	Labelled bool
 	Intro    string // first paragraph after the title, as plain text, for the index table
-	nb       *notebook.Notebook
+	// Twin is the page of the same chapter in the other edition, relative to this page; "" when
+	// there is none.
+	Twin string
+	sep  string // joins Label and Title: the edition's
+	dir  string // the folder the notebook was read from
+	nb   *notebook.Notebook
 }
 
-// labelPrefix matches a heading that starts with its own label: "Chapter 6: ", "Appendix A. ".
-var labelPrefix = regexp.MustCompile(`^(Chapter|Appendix)\s+([0-9A-Z]+)\s*[:.\-–—]\s*`)
+// Full is the chapter's label and title: "Chapter 6: Policy gradients", "第 6 章：策略梯度".
+func (c *chapter) Full() string { return c.Label + c.sep + c.Title }
 
 var notebookName = regexp.MustCompile(`^(ch(\d\d)|app([A-Z]))_[a-z0-9_]+\.ipynb$`)
 
 // findChapters reads every course notebook in dir, in reading order: chapters by number, then
-// appendices by letter. A notebook whose name starts like a chapter but does not follow the
+// appendices by letter, labelled in the edition's language. A notebook whose name starts like a chapter but does not follow the
 // naming scheme is an error rather than silently left out, so a misnamed chapter cannot vanish
 // from the site.
-func findChapters(dir string) ([]*chapter, error) {
+func findChapters(dir string, ed *edition) ([]*chapter, error) {
 	paths, err := notebook.Find(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading notebooks: %w", err)
@@ -45,14 +50,14 @@ func findChapters(dir string) ([]*chapter, error) {
 		if m == nil {
 			return nil, fmt.Errorf("%s: notebook name must be chNN_slug.ipynb or appX_slug.ipynb", p)
 		}
-		ch := &chapter{File: name, Page: strings.TrimSuffix(name, ".ipynb") + ".html"}
+		ch := &chapter{File: name, Page: strings.TrimSuffix(name, ".ipynb") + ".html", sep: ed.sep, dir: dir}
 		if m[2] != "" {
 			n, _ := strconv.Atoi(m[2])
 			ch.Short = strconv.Itoa(n)
-			ch.Label = "Chapter " + ch.Short
+			ch.Label = ed.chapterLabel(ch.Short)
 		} else {
 			ch.Short = m[3]
-			ch.Label = "Appendix " + ch.Short
+			ch.Label = ed.appendixLabel(ch.Short)
 		}
 		if other, dup := seen[ch.Label]; dup {
 			return nil, fmt.Errorf("%s and %s are both %s", other, name, ch.Label)
@@ -64,8 +69,8 @@ func findChapters(dir string) ([]*chapter, error) {
 		if ch.Title, ch.Intro, err = titleOf(ch.nb); err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		if l := labelPrefix.FindStringSubmatch(ch.Title); l != nil && l[2] == ch.Short && len(l[0]) < len(ch.Title) {
-			ch.Title, ch.Labelled = ch.Title[len(l[0]):], true
+		if n := ed.ownLabel(ch.Title, ch.Short); n > 0 {
+			ch.Title, ch.Labelled = ch.Title[n:], true
 		}
 		chs = append(chs, ch)
 	}

@@ -18,8 +18,9 @@ func TestLinks(t *testing.T) {
 		t.Error(p)
 	}
 	pages, _ := filepath.Glob(filepath.Join(out, "*.html"))
-	if len(pages) < 4 {
-		t.Errorf("only %d pages checked", len(pages))
+	zh, _ := filepath.Glob(filepath.Join(out, "zh", "*.html"))
+	if len(pages) < 4 || len(zh) < 2 {
+		t.Errorf("only %d English and %d Chinese pages checked", len(pages), len(zh))
 	}
 }
 

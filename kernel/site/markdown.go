@@ -6,6 +6,8 @@ import (
 	"html"
 	"html/template"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gohugoio/hugo-goldmark-extensions/passthrough"
 	"github.com/yuin/goldmark"
@@ -43,6 +45,9 @@ func newMarkdownRenderer() *markdownRenderer {
 	md := goldmark.New(
 		goldmark.WithExtensions(
 			extension.GFM,
+			// A line break inside Chinese text is no space: the translated chapters wrap their
+			// lines like the English ones, and a browser would show each break as a gap.
+			extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksCSS3Draft)),
 			passthrough.New(passthrough.Config{
 				InlineDelimiters: []passthrough.Delimiters{{Open: "$", Close: "$"}, {Open: `\(`, Close: `\)`}},
 				BlockDelimiters:  []passthrough.Delimiters{{Open: "$$", Close: "$$"}, {Open: `\[`, Close: `\]`}},
@@ -164,6 +169,8 @@ func (p *pageIDs) Generate(value []byte, kind ast.NodeKind) []byte {
 			b = append(b, byte(r))
 		case r == ' ' || r == '-' || r == '_':
 			b = append(b, '-')
+		case unicode.Is(unicode.Han, r): // the Chinese edition's headings
+			b = utf8.AppendRune(b, r)
 		}
 	}
 	base := string(b)

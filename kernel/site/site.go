@@ -16,6 +16,7 @@ import (
 
 	"github.com/agenticrl/course/checkout"
 	"github.com/agenticrl/course/kernel/chart"
+	"github.com/agenticrl/course/kernel/notebook"
 )
 
 //go:embed templates/*.html static/style.css static/site.js
@@ -23,7 +24,10 @@ var embedded embed.FS
 
 // Options says what to export and where.
 type Options struct {
-	Notebooks   string // folder with the chNN_*.ipynb and appX_*.ipynb notebooks
+	Notebooks string // folder with the chNN_*.ipynb and appX_*.ipynb notebooks
+	// Chinese is the folder of the Chinese edition's notebooks (same names), exported into zh/
+	// beside the English pages; "" exports the English edition alone.
+	Chinese     string
 	Out         string // folder the site is written to; replaced if it holds an earlier export
 	NodeModules string // the npm packages setup.sh installs (katex, minisearch)
 	// ChartLibrary is echarts.min.js (kernel/js's npm package), from which the site writes the one
@@ -59,6 +63,7 @@ func Main(args []string) error {
 	fl := flag.NewFlagSet("site", flag.ContinueOnError)
 	out := fl.String("out", "site", "folder to write the site to")
 	nbs := fl.String("notebooks", "", "folder holding the course notebooks (default: notebooks/ of the checkout)")
+	zh := fl.String("zh", "", "folder holding the Chinese edition's notebooks, or \"none\" (default: zh/ in the notebooks folder, when it holds notebooks)")
 	title := fl.String("title", DefaultTitle, "course title")
 	nm := fl.String("node-modules", "", "npm packages installed by set-up (default: kernel/site/web/node_modules of the checkout)")
 	lib := fl.String("echarts", "", "echarts.min.js, from which the site writes the lib/echarts.js its charts load (default: kernel/js's, of the checkout)")
@@ -83,7 +88,15 @@ func Main(args []string) error {
 			*lib = chart.CheckoutECharts(root)
 		}
 	}
-	rep, err := Build(Options{Notebooks: *nbs, Out: *out, NodeModules: *nm, ChartLibrary: *lib, Title: *title})
+	switch *zh {
+	case "none":
+		*zh = ""
+	case "":
+		if paths, err := notebook.Find(filepath.Join(*nbs, "zh")); err == nil && len(paths) > 0 {
+			*zh = filepath.Join(*nbs, "zh")
+		}
+	}
+	rep, err := Build(Options{Notebooks: *nbs, Chinese: *zh, Out: *out, NodeModules: *nm, ChartLibrary: *lib, Title: *title})
 	if err != nil {
 		return err
 	}
@@ -95,8 +108,12 @@ func Main(args []string) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("the site in %s has %d link problems:\n  %s", *out, len(problems), strings.Join(problems, "\n  "))
 	}
-	fmt.Printf("site: %d pages, %d files, %.1f MB in %s (open %s); %d charts load one echarts file, %s\n",
-		rep.Pages, rep.Files, float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"), rep.Charts, chart.LibraryPath)
+	editions := "English"
+	if *zh != "" {
+		editions = "English and Chinese (zh/)"
+	}
+	fmt.Printf("site: %s, %d pages, %d files, %.1f MB in %s (open %s); %d charts load one echarts file per edition, %s\n",
+		editions, rep.Pages, rep.Files, float64(rep.Bytes)/1e6, *out, filepath.Join(*out, "index.html"), rep.Charts, chart.LibraryPath)
 	if rep.LargeScripts > 0 {
 		fmt.Printf("site: warning: %d inline scripts over 100 kB in the outputs: re-record the notebooks that still inline the chart library\n", rep.LargeScripts)
 	}
@@ -111,7 +128,8 @@ var npmFiles = map[string]string{
 	"assets/minisearch.js":       "minisearch/dist/umd/index.js",
 }
 
-// Build writes the site.
+// Build writes the site: the English edition at the root and, when opt.Chinese is set, the
+// Chinese edition in zh/, each page linked to its twin in the other edition.
 func Build(opt Options) (*Report, error) {
 	if opt.Title == "" {
 		opt.Title = DefaultTitle
@@ -125,35 +143,96 @@ func Build(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("echarts library missing (%v): run `make setup`", err)
 	}
-	chs, err := findChapters(opt.Notebooks)
+	en, err := findChapters(opt.Notebooks, english)
 	if err != nil {
 		return nil, err
+	}
+	var zh []*chapter
+	if opt.Chinese != "" {
+		if zh, err = findChapters(opt.Chinese, chinese); err != nil {
+			return nil, err
+		}
+		pair(en, zh, chinese.Dir)
 	}
 	stage, err := stageOut(opt.Out)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(stage) // gone already when the export succeeded
+	rep := &Report{}
 	w := &writer{root: stage}
-	assets := assetFiles{}
-	rep := &Report{Pages: len(chs) + 1}
-	var docs []searchDoc
-	tmplChapter, tmplIndex, err := parseTemplates()
-	if err != nil {
+	if err := buildEdition(w, opt, english, en, zh != nil, echarts, rep); err != nil {
 		return nil, err
 	}
+	if zh != nil {
+		wz := &writer{root: filepath.Join(stage, filepath.FromSlash(chinese.Dir))}
+		if err := buildEdition(wz, opt, chinese, zh, true, echarts, rep); err != nil {
+			return nil, err
+		}
+		w.files, w.size = w.files+wz.files, w.size+wz.size
+	}
+	if err := swapIn(stage, opt.Out); err != nil {
+		return nil, err
+	}
+	rep.Files, rep.Bytes = w.files, w.size
+	return rep, nil
+}
+
+// pair links each chapter to its twin in the other edition: the English page in the site root,
+// the Chinese one in dir. A chapter with no twin links to the other edition's index.
+func pair(en, zh []*chapter, dir string) {
+	link(en, zh, dir)
+	link(zh, en, strings.Repeat("../", strings.Count(dir, "/")))
+}
+
+// link points each chapter of from at the page of the same name among to, reached by prefix.
+func link(from, to []*chapter, prefix string) {
+	has := map[string]bool{}
+	for _, c := range to {
+		has[c.Page] = true
+	}
+	for _, c := range from {
+		c.Twin = prefix + "index.html"
+		if has[c.Page] {
+			c.Twin = prefix + c.Page
+		}
+	}
+}
+
+// buildEdition writes one edition's pages, notebooks, assets and search index with w; twins says
+// that the site has the other edition, for the pages' language switch.
+func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, twins bool, echarts []byte, rep *Report) error {
+	assets := assetFiles{}
+	rep.Pages += len(chs) + 1
+	if ed.title != "" && opt.Title == DefaultTitle {
+		opt.Title = ed.title
+	}
+	var docs []searchDoc
+	tmplChapter, tmplIndex, err := parseTemplates(ed)
+	if err != nil {
+		return err
+	}
+	other := func(twin string) *switchLink {
+		if !twins {
+			return nil
+		}
+		if ed == english {
+			return &switchLink{Href: twin, Lang: chinese.Lang, Name: chinese.Name}
+		}
+		return &switchLink{Href: twin, Lang: english.Lang, Name: english.Name}
+	}
 	for i, ch := range chs {
-		pg := chapterPage{layout: layout{Title: opt.Title, Chapters: chs, Current: ch.Page}, Chapter: ch}
+		pg := chapterPage{layout: layout{Title: opt.Title, Chapters: chs, Current: ch.Page, Ed: ed, UI: ed.UI, Switch: other(ch.Twin)}, Chapter: ch}
 		if i > 0 {
 			pg.Prev = chs[i-1]
 		}
 		if i+1 < len(chs) {
 			pg.Next = chs[i+1]
 		}
-		pg.PageTitle = ch.Label + ": " + ch.Title + " · " + opt.Title
+		pg.PageTitle = ch.Full() + " · " + opt.Title
 		secs, err := pg.render(assets, rep)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(opt.Notebooks, ch.File), err)
+			return fmt.Errorf("%s: %w", ch.File, err)
 		}
 		for _, s := range secs {
 			if s.ID == "" && strings.TrimSpace(s.Text.String()) == "" {
@@ -162,38 +241,40 @@ func Build(opt Options) (*Report, error) {
 			docs = append(docs, newSearchDoc(ch, s, len(docs)))
 		}
 		if err := w.template(ch.Page, tmplChapter, pg); err != nil {
-			return nil, err
+			return err
 		}
-		if err := w.copyFile("notebooks/"+ch.File, filepath.Join(opt.Notebooks, ch.File)); err != nil {
-			return nil, err
+		if err := w.copyFile("notebooks/"+ch.File, filepath.Join(ch.dir, ch.File)); err != nil {
+			return err
 		}
 	}
-	idx := indexPage{layout: layout{Title: opt.Title, Chapters: chs, Current: "index.html", PageTitle: opt.Title}}
+	indexTwin := ""
+	if twins {
+		indexTwin = chinese.Dir + "index.html"
+		if ed != english {
+			indexTwin = strings.Repeat("../", strings.Count(ed.Dir, "/")) + "index.html"
+		}
+	}
+	idx := indexPage{layout: layout{Title: opt.Title, Chapters: chs, Current: "index.html", PageTitle: opt.Title, Ed: ed, UI: ed.UI, Switch: other(indexTwin)}}
 	md := newMarkdownRenderer()
 	for _, ch := range chs {
 		intro, _, _, err := md.render(ch.Intro, &section{})
 		if err != nil {
-			return nil, fmt.Errorf("%s: introduction: %w", ch.File, err)
+			return fmt.Errorf("%s: introduction: %w", ch.File, err)
 		}
 		idx.Index = append(idx.Index, indexRow{Chapter: ch, Intro: template.HTML(unwrapParagraph(intro))})
 	}
 	if err := w.template("index.html", tmplIndex, idx); err != nil {
-		return nil, err
+		return err
 	}
 	if err := writeAssets(w, opt.NodeModules, assets, docs); err != nil {
-		return nil, err
+		return err
 	}
+	// Where the notebooks' charts look for echarts: the same path, relative to the page. Each
+	// edition has its copy, since the outputs, as recorded, name it relative to their own page.
 	if rep.Charts > 0 {
-		// Where the notebooks' charts look for echarts: the same path, relative to the page.
-		if err := w.bytes(chart.LibraryPath, chart.Library(echarts)); err != nil {
-			return nil, err
-		}
+		return w.bytes(chart.LibraryPath, chart.Library(echarts))
 	}
-	if err := swapIn(stage, opt.Out); err != nil {
-		return nil, err
-	}
-	rep.Files, rep.Bytes = w.files, w.size
-	return rep, nil
+	return nil
 }
 
 // stageOut checks that out may be replaced (it is missing, empty, or an earlier export) and makes
@@ -258,7 +339,13 @@ type layout struct {
 	Chapters  []*chapter
 	Current   string // page file name, for marking the current chapter
 	TOC       []heading
+	Ed        *edition
+	UI        ui
+	Switch    *switchLink // to the same page in the other edition; nil when the site has one
 }
+
+// switchLink is a page's link to its twin in the other edition.
+type switchLink struct{ Href, Lang, Name string }
 
 type chapterPage struct {
 	layout
@@ -318,7 +405,7 @@ func (pg *chapterPage) render(assets assetFiles, rep *Report) ([]*section, error
 			}
 			saved := ""
 			if strings.HasPrefix(strings.TrimSpace(src), "//@save") {
-				saved = `<span class="saved" title="This cell is saved into the agentrl package">saved to agentrl</span>`
+				saved = fmt.Sprintf(`<span class="saved" title="%s">%s</span>`, html.EscapeString(pg.UI.SavedTitle), html.EscapeString(pg.UI.Saved))
 			}
 			fmt.Fprintf(&b, "<section class=\"cell cell-code\" id=\"%s\">\n<div class=\"cell-input\">%s%s</div>\n", cellID(i), saved, code)
 			if outHTML != "" {
@@ -348,12 +435,12 @@ func unwrapParagraph(h string) string {
 	return h
 }
 
-func parseTemplates() (chapter, index *template.Template, err error) {
+func parseTemplates(ed *edition) (chapter, index *template.Template, err error) {
 	chapter, err = template.ParseFS(embedded, "templates/layout.html", "templates/chapter.html")
 	if err != nil {
 		return nil, nil, fmt.Errorf("chapter template: %w", err)
 	}
-	index, err = template.ParseFS(embedded, "templates/layout.html", "templates/index.html")
+	index, err = template.ParseFS(embedded, "templates/layout.html", ed.index)
 	if err != nil {
 		return nil, nil, fmt.Errorf("index template: %w", err)
 	}
@@ -374,7 +461,7 @@ func newSearchDoc(ch *chapter, s *section, id int) searchDoc {
 	if s.ID != "" {
 		url += "#" + s.ID
 	}
-	return searchDoc{ID: id, Chapter: ch.Label + ": " + ch.Title, Title: s.Title, URL: url,
+	return searchDoc{ID: id, Chapter: ch.Full(), Title: s.Title, URL: url,
 		Text: strings.Join(strings.Fields(html.UnescapeString(s.Text.String())), " ")}
 }
 

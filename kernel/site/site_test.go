@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 const (
 	fixtures    = "testdata/notebooks"
+	fixturesZh  = "testdata/notebooks/zh" // the Chinese edition: chapter 1 only
 	nodeModules = "web/node_modules"
 	echartsFile = "../js/node_modules/echarts/dist/echarts.min.js" // kernel/js's npm package
 )
@@ -36,7 +38,7 @@ func buildFixtures(t *testing.T) (string, *Report) {
 	t.Helper()
 	requireAssets(t)
 	out := filepath.Join(t.TempDir(), "site")
-	rep, err := Build(Options{Notebooks: fixtures, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile, Title: "Fixture course"})
+	rep, err := Build(Options{Notebooks: fixtures, Chinese: fixturesZh, Out: out, NodeModules: nodeModules, ChartLibrary: echartsFile, Title: "Fixture course"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ func TestFindChapters(t *testing.T) {
 	}
 	writeNotebook(t, dir, "ch03_lm.ipynb", "# Chapter 3: Language models as policies")
 	writeNotebook(t, dir, "ch04_gym.ipynb", "# Chapter 5: a misnumbered title is kept whole")
-	chs, err := findChapters(dir)
+	chs, err := findChapters(dir, english)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +95,25 @@ func TestFindChapters(t *testing.T) {
 		t.Errorf("misnumbered title: %q, %v", chs[3].Title, chs[3].Labelled)
 	}
 
+	// The Chinese edition labels chapters its own way and strips its own labels.
+	zh := t.TempDir()
+	writeNotebook(t, zh, "ch06_pg.ipynb", "# 第 6 章：策略梯度\n\n第一段。")
+	writeNotebook(t, zh, "appA_math.ipynb", "# 附录 A：数学工具")
+	writeNotebook(t, zh, "ch07_adv.ipynb", "# 第 8 章：编号不符的标题保持原样")
+	zchs, err := findChapters(zh, chinese)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, c := range zchs {
+		got = append(got, fmt.Sprintf("%s|%s|%v|%s", c.Label, c.Title, c.Labelled, c.Full()))
+	}
+	want = []string{"第 6 章|策略梯度|true|第 6 章：策略梯度", "第 7 章|第 8 章：编号不符的标题保持原样|false|第 7 章：第 8 章：编号不符的标题保持原样",
+		"附录 A|数学工具|true|附录 A：数学工具"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("Chinese labels:\n got %v\nwant %v", got, want)
+	}
+
 	for _, tc := range []struct{ name, md, wantErr string }{
 		{"ch01_x.ipynb", "no title here", "no \"# \" title"},
 		{"chapter1.ipynb", "# T", "notebook name must be"},
@@ -103,7 +124,7 @@ func TestFindChapters(t *testing.T) {
 		if tc.name == "ch00_again.ipynb" {
 			writeNotebook(t, d, "ch00_intro.ipynb", "# Intro")
 		}
-		if _, err := findChapters(d); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+		if _, err := findChapters(d, english); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 			t.Errorf("%s: got error %v, want one containing %q", tc.name, err, tc.wantErr)
 		}
 	}
@@ -201,12 +222,12 @@ func TestRenderOutputs(t *testing.T) {
 // TestBuildFixtures checks the exported fixture course against its notebooks.
 func TestBuildFixtures(t *testing.T) {
 	out, rep := buildFixtures(t)
-	chs, err := findChapters(fixtures)
+	chs, err := findChapters(fixtures, english)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Pages != len(chs)+1 {
-		t.Errorf("%d pages, want %d", rep.Pages, len(chs)+1)
+	if rep.Pages != len(chs)+1+2 { // and the Chinese chapter and index
+		t.Errorf("%d pages, want %d", rep.Pages, len(chs)+3)
 	}
 	index := readFile(t, filepath.Join(out, "index.html"))
 	for i, ch := range chs {
@@ -256,9 +277,9 @@ func TestBuildFixtures(t *testing.T) {
 			t.Errorf("ch01_returns.html lacks %s", want)
 		}
 	}
-	// Both charts load the one copy of echarts, written where they look for it.
-	if rep.Charts != 2 || rep.LargeScripts != 0 {
-		t.Errorf("%d charts, %d large scripts; want 2 and 0", rep.Charts, rep.LargeScripts)
+	// The two charts of each edition load the one copy of echarts, written where they look for it.
+	if rep.Charts != 4 || rep.LargeScripts != 0 {
+		t.Errorf("%d charts, %d large scripts; want 4 and 0", rep.Charts, rep.LargeScripts)
 	}
 	if got, want := readFile(t, filepath.Join(out, "lib", "echarts.js")), string(chart.Library([]byte(readFile(t, echartsFile)))); got != want {
 		t.Error("lib/echarts.js is not the charts' library made from " + echartsFile)
@@ -283,6 +304,79 @@ func TestBuildFixtures(t *testing.T) {
 	js := readFile(t, filepath.Join(out, "assets", "search-index.js"))
 	if !strings.HasPrefix(js, "window.COURSE_SEARCH = {") {
 		t.Errorf("search-index.js starts %.40q", js)
+	}
+}
+
+// TestChineseEdition checks the Chinese pages of the fixture course: their own words and labels,
+// outputs as recorded, and a language switch on every page to its twin (or, for a chapter not yet
+// translated, to the other edition's index).
+func TestChineseEdition(t *testing.T) {
+	out, _ := buildFixtures(t)
+	zh := readFile(t, filepath.Join(out, "zh", "ch01_returns.html"))
+	for _, want := range []string{
+		`<html lang="zh-CN">`,
+		`<title>第 1 章：回报与折扣 · Fixture course</title>`,
+		`<a class="lang-switch" href="../ch01_returns.html" hreflang="en" lang="en">English</a>`,
+		`placeholder="搜索课程"`, `data-none="课程中没有匹配的内容。"`,
+		`<span class="dir">上一章</span><span class="where">目录</span>`,
+		`<span class="saved" title="此单元格会被收入 agentrl 包">已保存到 agentrl</span>`,
+		`<div class="math display">G_t = \sum_{k=0}^{T-t-1}`,
+		`回报在回合末尾逐渐变小：剩下可收集的奖励更少了。`, // a line break inside Chinese is no space
+		`G_0 = 3.439`, // the recorded output, as in English
+		`s.src = "lib/echarts.js"`,
+	} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("zh/ch01_returns.html lacks %s", want)
+		}
+	}
+	for page, want := range map[string]string{
+		"ch01_returns.html": `<a class="lang-switch" href="zh/ch01_returns.html" hreflang="zh-CN" lang="zh-CN">中文</a>`,
+		"ch00_start.html":   `<a class="lang-switch" href="zh/index.html" hreflang="zh-CN" lang="zh-CN">中文</a>`,
+		"index.html":        `<a class="lang-switch" href="zh/index.html"`,
+		"zh/index.html":     `<a class="lang-switch" href="../index.html"`,
+	} {
+		if !strings.Contains(readFile(t, filepath.Join(out, filepath.FromSlash(page))), want) {
+			t.Errorf("%s lacks %s", page, want)
+		}
+	}
+	if !strings.Contains(readFile(t, filepath.Join(out, "zh", "index.html")), "make course EDITION=zh") {
+		t.Error("the Chinese index does not say how to open the Chinese edition")
+	}
+	if readFile(t, filepath.Join(out, "zh", "notebooks", "ch01_returns.ipynb")) != readFile(t, filepath.Join(fixturesZh, "ch01_returns.ipynb")) {
+		t.Error("zh/notebooks/ch01_returns.ipynb differs from its source")
+	}
+	if readFile(t, filepath.Join(out, "zh", "lib", "echarts.js")) != readFile(t, filepath.Join(out, "lib", "echarts.js")) {
+		t.Error("the Chinese charts have no echarts beside their pages")
+	}
+	var corpus struct{ Docs []searchDoc }
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "zh", "assets", "search-index.json"))), &corpus); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range corpus.Docs {
+		found = found || d.Chapter == "第 1 章：回报与折扣" && strings.Contains(d.Text, "对之后的奖励打折")
+	}
+	if !found {
+		t.Errorf("the Chinese search corpus has no Chinese section: %+v", corpus.Docs)
+	}
+	// Without a Chinese edition no page offers a switch.
+	alone := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(Options{Notebooks: fixtures, Out: alone, NodeModules: nodeModules, ChartLibrary: echartsFile}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(readFile(t, filepath.Join(alone, "ch01_returns.html")), "lang-switch") {
+		t.Error("an English-only site links to a Chinese edition")
+	}
+	// With the default title, each edition has its own.
+	titled := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(Options{Notebooks: fixtures, Chinese: fixturesZh, Out: titled, NodeModules: nodeModules, ChartLibrary: echartsFile}); err != nil {
+		t.Fatal(err)
+	}
+	if p := readFile(t, filepath.Join(titled, "zh", "index.html")); !strings.Contains(p, "<h1>智能体强化学习：从策略梯度到编程智能体</h1>") {
+		t.Error("the Chinese index does not carry the Chinese title")
+	}
+	if p := readFile(t, filepath.Join(titled, "index.html")); !strings.Contains(p, "<h1>"+DefaultTitle+"</h1>") {
+		t.Error("the English index lost its title")
 	}
 }
 

@@ -44,11 +44,35 @@
     document.head.appendChild(s);
   }
 
+  // Chinese is written without spaces, so MiniSearch's default split would make a whole sentence
+  // one term. Runs of Han characters are split into overlapping pairs instead (a single character
+  // stays one term); other text splits on spaces and punctuation as before. Queries are split the
+  // same way, so "策略梯度" finds pages holding 策略, 略梯 and 梯度.
+  var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  function tokenize(text) {
+    var out = [];
+    text.split(/[\s\u3000-\u303f\uff00-\uffef\p{P}\p{S}]+/u).forEach(function (word) {
+      (word.match(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g) || []).forEach(function (run) {
+        if (!HAN.test(run[0])) return out.push(run);
+        if (run.length === 1) return out.push(run);
+        for (var i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
+      });
+    });
+    return out.filter(function (t) { return t; });
+  }
+  function isHan(term) { return HAN.test(term); }
+
   function buildEngine() {
     var ms = new MiniSearch({
       fields: ['title', 'chapter', 'text'],
       storeFields: ['title', 'chapter', 'url', 'text'],
-      searchOptions: { boost: { title: 3, chapter: 1.5 }, prefix: true, fuzzy: 0.15, combineWith: 'AND' }
+      tokenize: tokenize,
+      // Fuzzy and prefix matching suit English words, not two-character Chinese terms.
+      searchOptions: {
+        boost: { title: 3, chapter: 1.5 }, combineWith: 'AND',
+        prefix: function (term) { return !isHan(term); },
+        fuzzy: function (term) { return isHan(term) ? false : 0.15; }
+      }
     });
     ms.addAll(window.COURSE_SEARCH.docs);
     return ms;
@@ -87,11 +111,11 @@
     }
     var hits = engine.search(query).slice(0, 12);
     if (!hits.length) {
-      list.innerHTML = '<li class="none">No match in the course.</li>';
+      list.innerHTML = '<li class="none">' + escapeHTML(list.getAttribute('data-none') || 'No match in the course.') + '</li>';
     } else {
       list.innerHTML = hits.map(function (h) {
         // The chapter's opening section is titled like the chapter: name it once.
-        var own = h.chapter.slice(-h.title.length - 2) === ': ' + h.title;
+        var own = h.title && h.chapter.slice(-h.title.length) === h.title;
         var where = h.chapter + (h.title && !own ? ' · ' + h.title : '');
         return '<li><a href="' + escapeHTML(h.url) + '"><span class="where">' + escapeHTML(where) +
           '</span><span class="snip">' + snippet(h.text, h.terms) + '</span></a></li>';
