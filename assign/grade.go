@@ -3,6 +3,8 @@ package assign
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -111,12 +113,14 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 		if results[i].Status != "" {
 			continue
 		}
-		res, err := Jail(ctx, probe, []string{m.Exercise, strconv.FormatUint(opt.Seed, 10)}, opt.Limits)
+		key := make([]byte, 32)
+		rand.Read(key)
+		res, err := Jail(ctx, probe, []string{m.Exercise, strconv.FormatUint(opt.Seed, 10)}, []byte(hex.EncodeToString(key)+"\n"), opt.Limits)
 		if err != nil {
 			return nil, err
 		}
 		rep.Isolation = res.Isolation
-		judge(&results[i], res, opt)
+		judge(&results[i], res, key, opt)
 	}
 	for _, r := range results {
 		rep.Score += r.Score
@@ -154,6 +158,9 @@ func studentCell(sub *notebook.Notebook, m Marked) (string, string) {
 	if err != nil {
 		return "", err.Error()
 	}
+	if why := forbidden(src); why != "" {
+		return "", why
+	}
 	for _, f := range m.Functions {
 		if funcs[f] == nil {
 			return "", fmt.Sprintf("the cell has no function %s", f)
@@ -162,7 +169,30 @@ func studentCell(sub *notebook.Notebook, m Marked) (string, string) {
 	return src, ""
 }
 
-var compileError = regexp.MustCompile(`(?m)^(?:\./)?agentrl/([a-z0-9_]+\.go):(\d+):\d+: (.*)$`)
+// forbidden names what a cell may not use: unsafe and cgo (which reach past the type system to
+// the probe's memory), and the compiler directives that link to other packages' symbols or
+// embed files at build time.
+func forbidden(src string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "cell.go", cellPrefix+src, parser.ParseComments|parser.ImportsOnly)
+	if err == nil {
+		for _, im := range f.Imports {
+			if p, _ := strconv.Unquote(im.Path.Value); p == "unsafe" || p == "C" {
+				return fmt.Sprintf("imports %q, which a graded cell may not", p)
+			}
+		}
+	}
+	for _, line := range strings.Split(src, "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "//go:linkname") || strings.HasPrefix(l, "//go:embed") {
+			return fmt.Sprintf("uses %s, which a graded cell may not", strings.Fields(l)[0])
+		}
+	}
+	return ""
+}
+
+// compileError is a compiler error line; the overlay makes it name the generated file by its path
+// in the work folder.
+var compileError = regexp.MustCompile(`(?m)^(\S+\.go):(\d+):\d+: (.*)$`)
 
 // buildProbe builds the probe against the chapter with the given marked cells. A cell whose code
 // does not compile is replaced by its stub, and its result says why; the rest are built again.
@@ -246,7 +276,7 @@ func blame(gen library.File, out []byte, marks []Marked, cells []string) map[int
 		return blamed
 	}
 	for _, m := range compileError.FindAllStringSubmatch(string(out), -1) {
-		if m[1] != gen.Name {
+		if base := filepath.Base(m[1]); base != gen.Name && !strings.HasSuffix(base, "-"+gen.Name) {
 			continue
 		}
 		line, _ := strconv.Atoi(m[2])
@@ -266,6 +296,9 @@ func blame(gen library.File, out []byte, marks []Marked, cells []string) map[int
 }
 
 func firstLine(out []byte) string {
+	if m := compileError.FindStringSubmatch(string(out)); m != nil {
+		return "does not compile: " + m[3]
+	}
 	for _, l := range strings.Split(string(out), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 			return "does not compile: " + l
@@ -274,8 +307,9 @@ func firstLine(out []byte) string {
 	return "does not compile"
 }
 
-// judge scores one exercise from what its probe printed: the first line for each case counts.
-func judge(r *Result, res *JailResult, opt Options) {
+// judge scores one exercise from what its probe printed: the first line for each case that bears
+// the run's key counts; anything else is the submission's own printing.
+func judge(r *Result, res *JailResult, key []byte, opt Options) {
 	e, ok := exercises.Find(r.Exercise)
 	if !ok {
 		r.Status, r.Detail = "crashed", "the grader has no cases for this exercise"
@@ -286,24 +320,20 @@ func judge(r *Result, res *JailResult, opt Options) {
 	answers := map[int]json.RawMessage{}
 	panics := map[int]string{}
 	for _, line := range bytes.Split(res.Stdout, []byte("\n")) {
-		var l struct {
-			Case  *int            `json:"case"`
-			Out   json.RawMessage `json:"out"`
-			Panic string          `json:"panic"`
-		}
-		if json.Unmarshal(line, &l) != nil || l.Case == nil {
-			continue // the submission's own printing
-		}
-		if _, seen := answers[*l.Case]; seen {
+		var l exercises.Line
+		if json.Unmarshal(line, &l) != nil || !hmac.Equal([]byte(l.MAC), []byte(exercises.Sign(key, l))) {
 			continue
 		}
-		if _, seen := panics[*l.Case]; seen {
+		if _, seen := answers[l.Case]; seen {
+			continue
+		}
+		if _, seen := panics[l.Case]; seen {
 			continue
 		}
 		if l.Panic != "" {
-			panics[*l.Case] = l.Panic
+			panics[l.Case] = l.Panic
 		} else {
-			answers[*l.Case] = l.Out
+			answers[l.Case] = l.Out
 		}
 	}
 	for i, c := range cases {
@@ -332,16 +362,20 @@ func judge(r *Result, res *JailResult, opt Options) {
 		r.Detail = fmt.Sprintf("ran past %v; %d of %d cases answered before", opt.Limits.Timeout, len(answers)+len(panics), len(cases))
 	case res.Exit != nil && len(answers)+len(panics) < len(cases):
 		r.Status = "crashed"
-		r.Detail = fmt.Sprintf("the run ended (%v) after %d of %d cases: %s", res.Exit, len(answers)+len(panics), len(cases), lastLine(res.Stderr))
+		r.Detail = fmt.Sprintf("the run ended (%v) after %d of %d cases: %s", res.Exit, len(answers)+len(panics), len(cases), crashCause(res.Stderr))
 	}
 	r.Score = math.Round(r.Points*float64(r.Passed)/float64(len(cases))*100) / 100
 }
 
-func lastLine(s string) string {
+// crashCause is the line of a crashed run's standard error that says why: Go's "fatal error:" or
+// "panic:" line, else its last line.
+func crashCause(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
-	for _, l := range lines {
-		if strings.HasPrefix(l, "fatal error:") || strings.HasPrefix(l, "panic:") || strings.HasPrefix(l, "runtime:") {
-			return l
+	for _, prefix := range []string{"fatal error:", "panic:", "runtime:"} {
+		for _, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
 		}
 	}
 	return lines[len(lines)-1]

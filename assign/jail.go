@@ -59,11 +59,11 @@ func init() {
 	}
 }
 
-// Jail runs bin with args in a jail: new user, mount, PID, network, IPC and UTS namespaces, a root
+// Jail runs bin with args, and stdin as its standard input, in a jail: new user, mount, PID, network, IPC and UTS namespaces, a root
 // that holds only bin (read-only) and an empty /tmp, no network, and the limits. Where user
 // namespaces are refused it runs with the limits alone, in an empty working folder, and says so in
 // Isolation; with AGENTRL_REQUIRE_NAMESPACES=1 that is an error instead.
-func Jail(ctx context.Context, bin string, args []string, lim Limits) (*JailResult, error) {
+func Jail(ctx context.Context, bin string, args []string, stdin []byte, lim Limits) (*JailResult, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func Jail(ctx context.Context, bin string, args []string, lim Limits) (*JailResu
 	}
 	defer os.RemoveAll(dir)
 	spec := jailSpec{Bin: bin, Args: args, Root: dir, Namespace: true, Limits: lim}
-	res, err := jailRun(ctx, self, spec)
+	res, err := jailRun(ctx, self, spec, stdin)
 	if err == nil {
 		res.Isolation = "namespaces (user, mount, PID, network, IPC, UTS), an empty root, limits"
 		return res, nil
@@ -86,7 +86,7 @@ func Jail(ctx context.Context, bin string, args []string, lim Limits) (*JailResu
 		return nil, fmt.Errorf("the jail needs user namespaces, which this kernel refuses (%v), and AGENTRL_REQUIRE_NAMESPACES=1", err)
 	}
 	spec.Namespace = false
-	res, err2 := jailRun(ctx, self, spec)
+	res, err2 := jailRun(ctx, self, spec, stdin)
 	if err2 != nil {
 		return nil, err2
 	}
@@ -94,7 +94,7 @@ func Jail(ctx context.Context, bin string, args []string, lim Limits) (*JailResu
 	return res, nil
 }
 
-func jailRun(ctx context.Context, self string, spec jailSpec) (*JailResult, error) {
+func jailRun(ctx context.Context, self string, spec jailSpec, stdin []byte) (*JailResult, error) {
 	b, _ := json.Marshal(spec)
 	ctx, cancel := context.WithTimeout(ctx, spec.Limits.Timeout)
 	defer cancel()
@@ -113,6 +113,7 @@ func jailRun(ctx context.Context, self string, spec jailSpec) (*JailResult, erro
 	}
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
+	cmd.Stdin = bytes.NewReader(stdin)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -150,18 +151,24 @@ func jailRun(ctx context.Context, self string, spec jailSpec) (*JailResult, erro
 	return res, nil
 }
 
-// tailBuffer keeps the last 4 KiB written to it.
+// tailBuffer keeps the first and the last 2 KiB written to it: a Go crash names its cause at the
+// top and the failing code at the bottom.
 type tailBuffer struct {
-	mu sync.Mutex
-	b  []byte
+	mu         sync.Mutex
+	head, tail []byte
+	cut        bool
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > 4096 {
-		t.b = t.b[len(t.b)-4096:]
+	if n := min(2048-len(t.head), len(p)); n > 0 {
+		t.head = append(t.head, p[:n]...)
+		p = p[n:]
+	}
+	t.tail = append(t.tail, p...)
+	if len(t.tail) > 2048 {
+		t.tail, t.cut = t.tail[len(t.tail)-2048:], true
 	}
 	return len(p), nil
 }
@@ -169,7 +176,10 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.b)
+	if t.cut {
+		return string(t.head) + "\n…\n" + string(t.tail)
+	}
+	return string(t.head) + string(t.tail)
 }
 
 // jailMain runs in the re-executed grader: it builds the jail and execs the probe. It never

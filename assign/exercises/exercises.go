@@ -6,6 +6,9 @@
 package exercises
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -18,6 +21,22 @@ type Case struct {
 	Name  string
 	Run   func() any                      // in the jail: calls the submission, returns plain data
 	Check func(out json.RawMessage) error // in the grader: nil when the answer is right
+}
+
+// Line is one case's answer as the probe prints it: what Run returned, or the panic it raised,
+// signed with a key only the probe and the grader know.
+type Line struct {
+	Case  int             `json:"case"`
+	Out   json.RawMessage `json:"out,omitempty"`
+	Panic string          `json:"panic,omitempty"`
+	MAC   string          `json:"mac"`
+}
+
+// Sign is the HMAC-SHA256 of a line's content under key.
+func Sign(key []byte, l Line) string {
+	m := hmac.New(sha256.New, key)
+	fmt.Fprintf(m, "%d\x00%s\x00%s", l.Case, l.Out, l.Panic)
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 // Exercise is the cases of one marked exercise.

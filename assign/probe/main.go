@@ -1,23 +1,21 @@
 // Command probe runs one exercise's cases against the agentrl package it was built with and prints
 // each case's answer as one JSON line. The grader builds it against a student's chapter and runs
-// it in a jail; it judges the lines itself (package assign).
+// it in a jail; it judges the lines itself (package assign). Each line carries an HMAC under a key
+// the grader writes to standard input, read before any student code runs: a line the student's
+// code prints, claiming an answer, has no valid MAC and is ignored.
 package main
 
 import (
+	"bufio"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/agenticrl/course/assign/exercises"
 )
-
-// Line is one case's answer: what Run returned, or the panic it raised.
-type Line struct {
-	Case  int             `json:"case"`
-	Out   json.RawMessage `json:"out,omitempty"`
-	Panic string          `json:"panic,omitempty"`
-}
 
 func main() {
 	if len(os.Args) != 3 {
@@ -30,13 +28,22 @@ func main() {
 		fmt.Fprintf(os.Stderr, "probe: unknown exercise %q or bad seed %q\n", os.Args[1], os.Args[2])
 		os.Exit(2)
 	}
+	hexKey, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	key, err2 := hex.DecodeString(strings.TrimSpace(hexKey))
+	if err != nil || err2 != nil || len(key) < 16 {
+		fmt.Fprintln(os.Stderr, "probe: no key on standard input")
+		os.Exit(2)
+	}
+	os.Stdin.Close()
 	for i, c := range e.Cases(seed) {
-		b, _ := json.Marshal(run(i, c))
+		l := run(i, c)
+		l.MAC = exercises.Sign(key, l)
+		b, _ := json.Marshal(l)
 		fmt.Printf("%s\n", b)
 	}
 }
 
-func run(i int, c exercises.Case) (l Line) {
+func run(i int, c exercises.Case) (l exercises.Line) {
 	l.Case = i
 	defer func() {
 		if r := recover(); r != nil {
@@ -45,7 +52,7 @@ func run(i int, c exercises.Case) (l Line) {
 	}()
 	out, err := json.Marshal(c.Run())
 	if err != nil {
-		return Line{Case: i, Panic: "the answer cannot be written as data: " + err.Error()}
+		return exercises.Line{Case: i, Panic: "the answer cannot be written as data: " + err.Error()}
 	}
 	l.Out = out
 	return l
