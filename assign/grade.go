@@ -31,7 +31,7 @@ type Options struct {
 	Root   string // the course checkout: its reference notebooks, library and probe
 	Seed   uint64 // draws the cases' random inputs; choose one students do not know
 	Limits Limits
-	Work   string // where builds go (default Root/.cache/assign)
+	Work   string // where builds go, in a folder per grade removed afterwards (default Root/.cache/assign)
 }
 
 // Result is one exercise's grade.
@@ -68,6 +68,19 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 	if opt.Work == "" {
 		opt.Work = filepath.Join(opt.Root, ".cache", "assign")
 	}
+	// The build overlay names files by absolute path, and every grade builds in a folder of its
+	// own that goes when it is done (a probe is tens of megabytes; a class is many submissions).
+	var err error
+	if opt.Root, err = filepath.Abs(opt.Root); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opt.Work, 0o755); err != nil {
+		return nil, err
+	}
+	if opt.Work, err = os.MkdirTemp(opt.Work, "grade-"); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(opt.Work)
 	sub, err := notebook.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("submission %s: %w", path, err)
