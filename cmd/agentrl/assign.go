@@ -53,15 +53,7 @@ func assignRelease(args []string) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("%w: name at least one chapter, e.g. ch06\n%s", errUsage, assignUsage)
 	}
-	root, err := checkout.Root()
-	if err != nil {
-		return err
-	}
-	all, err := notebook.Find(filepath.Join(root, "notebooks"))
-	if err != nil {
-		return err
-	}
-	paths, err := notebook.Select(all, fs.Args())
+	paths, err := selectNotebooks("", fs.Args())
 	if err != nil {
 		return err
 	}

@@ -63,11 +63,7 @@ func zhChapters(p zhPaths, prefixes []string) ([]string, error) {
 			return nil, fmt.Errorf("%w: unknown flag %s\n%s", errUsage, a, zhUsage)
 		}
 	}
-	all, err := notebook.Find(p.en)
-	if err != nil {
-		return nil, err
-	}
-	return notebook.Select(all, prefixes)
+	return selectNotebooks(p.en, prefixes)
 }
 
 // readZh reads the Chinese twin of an English notebook; nil when there is none yet.

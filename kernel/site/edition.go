@@ -11,6 +11,8 @@ import (
 type edition struct {
 	Lang string // the pages' lang attribute
 	Dir  string // folder of the edition under the site root: "" or "zh/"
+	// toOther is the other edition's folder, relative to this one's pages.
+	toOther string
 	// Name is the edition's name in its own language, the text of the link that switches to it.
 	Name string
 	UI   ui
@@ -33,7 +35,7 @@ type ui struct {
 
 var (
 	english = &edition{
-		Lang: "en", Name: "English",
+		Lang: "en", Name: "English", toOther: "zh/",
 		UI: ui{Previous: "Previous", Next: "Next", Contents: "Contents", OnThisPage: "On this page", Chapters: "Chapters",
 			Search: "Search the course", SearchLabel: "Search the course", NoMatch: "No match in the course.",
 			Number: "No.", Chapter: "Chapter", Notebook: "Notebook", NotebookLink: "Notebook: ", Saved: "saved to agentrl", SavedTitle: "This cell is saved into the agentrl package"},
@@ -44,7 +46,7 @@ var (
 		index:         "templates/index.html",
 	}
 	chinese = &edition{
-		Lang: "zh-CN", Dir: "zh/", Name: "中文",
+		Lang: "zh-CN", Dir: "zh/", Name: "中文", toOther: "../",
 		UI: ui{Previous: "上一章", Next: "下一章", Contents: "目录", OnThisPage: "本页内容", Chapters: "章节",
 			Search: "搜索课程", SearchLabel: "搜索课程", NoMatch: "课程中没有匹配的内容。",
 			Number: "章", Chapter: "标题", Notebook: "笔记本", NotebookLink: "笔记本：", Saved: "已保存到 agentrl", SavedTitle: "此单元格会被收入 agentrl 包"},

@@ -152,7 +152,7 @@ func Build(opt Options) (*Report, error) {
 		if zh, err = findChapters(opt.Chinese, chinese); err != nil {
 			return nil, err
 		}
-		pair(en, zh, chinese.Dir)
+		pair(en, zh)
 	}
 	stage, err := stageOut(opt.Out)
 	if err != nil {
@@ -178,11 +178,11 @@ func Build(opt Options) (*Report, error) {
 	return rep, nil
 }
 
-// pair links each chapter to its twin in the other edition: the English page in the site root,
-// the Chinese one in dir. A chapter with no twin links to the other edition's index.
-func pair(en, zh []*chapter, dir string) {
-	link(en, zh, dir)
-	link(zh, en, strings.Repeat("../", strings.Count(dir, "/")))
+// pair links each chapter to its twin in the other edition. A chapter with no twin links to the
+// other edition's index.
+func pair(en, zh []*chapter) {
+	link(en, zh, english.toOther)
+	link(zh, en, chinese.toOther)
 }
 
 // link points each chapter of from at the page of the same name among to, reached by prefix.
@@ -247,14 +247,7 @@ func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, twins boo
 			return err
 		}
 	}
-	indexTwin := ""
-	if twins {
-		indexTwin = chinese.Dir + "index.html"
-		if ed != english {
-			indexTwin = strings.Repeat("../", strings.Count(ed.Dir, "/")) + "index.html"
-		}
-	}
-	idx := indexPage{layout: layout{Title: opt.Title, Chapters: chs, Current: "index.html", PageTitle: opt.Title, Ed: ed, UI: ed.UI, Switch: other(indexTwin)}}
+	idx := indexPage{layout: layout{Title: opt.Title, Chapters: chs, Current: "index.html", PageTitle: opt.Title, Ed: ed, UI: ed.UI, Switch: other(ed.toOther + "index.html")}}
 	md := newMarkdownRenderer()
 	for _, ch := range chs {
 		intro, _, _, err := md.render(ch.Intro, &section{})
