@@ -153,10 +153,14 @@ func buildTinyVocab() ([]string, map[string]int) {
 	for i := 0; i < TinyMaxMenu; i++ {
 		v = append(v, fmt.Sprintf("M%d", i))
 	}
-	ids := make(map[string]int, len(v))
+	ids := make(map[string]int, len(v)+1)
 	for i, s := range v {
 		ids[s] = i
 	}
+	// EXPLOIT, the tool token of the gym's exploit (Chapter 11), takes the id after the last token
+	// of TinyVocab. Only agents built with TinyAgentConfig.Exploit have weights for it, so every
+	// other agent keeps the weights, samples and checkpoints it had before the token existed.
+	ids["EXPLOIT"] = len(v)
 	return v, ids
 }
 
@@ -170,6 +174,19 @@ func TinyToken(name string) int {
 		panic(fmt.Sprintf("agentrl: %q is not a TinyAgent token", name))
 	}
 	return id
+}
+
+// tinyName is the name of token id t: TinyVocab's, EXPLOIT, or "" for an id that is no token.
+//
+// Defined in ch03_lm_policies.ipynb, "3.4 TinyAgent's vocabulary and prompt".
+func tinyName(t int) string {
+	switch {
+	case t >= 0 && t < len(TinyVocab):
+		return TinyVocab[t]
+	case t == len(TinyVocab):
+		return "EXPLOIT"
+	}
+	return ""
 }
 
 // tinyCount is the token for a count of a field, saturating at tinyMaxCount.
@@ -300,9 +317,13 @@ var tinyTools = []struct {
 // classes, lines and ranks the state's menu has are allowed, so every call it lets through is an
 // action the gym accepts. After a complete call nothing is allowed.
 //
+// When the gym offers its exploit tool (obs.Exploit, Chapter 11), CALL EXPLOIT END is a call too,
+// and under patches a submission may follow it. The mask has one entry past TinyVocab, for
+// EXPLOIT; an agent built without it reads only the entries of its own vocabulary.
+//
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
-	ok := make([]bool, len(TinyVocab))
+	ok := make([]bool, len(TinyVocab)+1)
 	allow := func(name string) { ok[TinyToken(name)] = true }
 	switch len(prefix) {
 	case 0:
@@ -313,10 +334,13 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 			allow("READ")
 			allow("TEST")
 			allow("SUBMIT")
-		case len(obs.Tried) > 0:
+		case len(obs.Tried) > 0 || obs.Tool == gym.ToolExploit:
 			// Under patches the prompt already holds what read and test would return, and
-			// there is something to submit only once a patch was tried.
+			// there is something to submit only once a patch (or the exploit) was tried.
 			allow("SUBMIT")
+		}
+		if obs.Exploit {
+			allow("EXPLOIT")
 		}
 		if len(tinyEditsOf(obs, "", 0)) > 0 {
 			allow("EDIT")
@@ -333,14 +357,14 @@ func TinyAllowed(obs gym.StructObs, prefix []int) []bool {
 		if prefix[1] != TinyToken("EDIT") {
 			break
 		}
-		for _, e := range tinyEditsOf(obs, TinyVocab[prefix[2]], 0) {
+		for _, e := range tinyEditsOf(obs, tinyName(prefix[2]), 0) {
 			allow(fmt.Sprintf("L%d", e.Line))
 		}
 	case 4:
 		if prefix[1] != TinyToken("EDIT") {
 			break
 		}
-		for _, e := range tinyEditsOf(obs, TinyVocab[prefix[2]], prefix[3]-TinyToken("L1")+1) {
+		for _, e := range tinyEditsOf(obs, tinyName(prefix[2]), prefix[3]-TinyToken("L1")+1) {
 			allow(fmt.Sprintf("M%d", e.rank))
 		}
 	case 5:
@@ -358,8 +382,8 @@ func tinyNames(tokens []int) []string {
 	out := make([]string, len(tokens))
 	for i, t := range tokens {
 		out[i] = fmt.Sprint(t)
-		if t >= 0 && t < len(TinyVocab) {
-			out[i] = TinyVocab[t]
+		if n := tinyName(t); n != "" {
+			out[i] = n
 		}
 	}
 	return out
@@ -373,8 +397,8 @@ func tinyNames(tokens []int) []string {
 // Defined in ch03_lm_policies.ipynb, "3.5 A call grammar, and decoding masked to it".
 func DecodeAction(obs gym.StructObs, tokens []int) (gym.Action, error) {
 	name := func(i int) string {
-		if i < len(tokens) && tokens[i] >= 0 && tokens[i] < len(TinyVocab) {
-			return TinyVocab[tokens[i]]
+		if i < len(tokens) {
+			return tinyName(tokens[i])
 		}
 		return ""
 	}
@@ -388,6 +412,12 @@ func DecodeAction(obs gym.StructObs, tokens []int) (gym.Action, error) {
 			}
 			return gym.Action{Tool: t.tool}, nil
 		}
+	}
+	if name(1) == "EXPLOIT" {
+		if len(tokens) != 3 || name(2) != "END" || !obs.Exploit {
+			return gym.Action{}, fmt.Errorf("malformed call %v: CALL EXPLOIT END alone, and only where the gym offers the exploit", tinyNames(tokens))
+		}
+		return gym.Action{Tool: gym.ToolExploit}, nil
 	}
 	var line, rank int
 	if name(1) != "EDIT" || len(tokens) != 6 || name(5) != "END" || !slices.Contains(gym.Classes, name(2)) {
@@ -422,6 +452,9 @@ func ActionTokens(obs gym.StructObs, a gym.Action) ([]int, error) {
 			return []int{TinyCallStart(obs), TinyToken(t.token), TinyToken("END")}, nil
 		}
 	}
+	if a.Tool == gym.ToolExploit && obs.Exploit && (a.Method == "" || a.Method == gym.ExploitMemorize) {
+		return []int{TinyCallStart(obs), TinyToken("EXPLOIT"), TinyToken("END")}, nil
+	}
 	if a.Tool != gym.ToolEdit || a.Menu == nil {
 		return nil, fmt.Errorf("action %s has no TinyAgent tokens: only read, test, submit and menu edits do", a)
 	}
@@ -451,6 +484,24 @@ type TinyAgentConfig struct {
 	Context            int     // longest prompt plus call, in tokens
 	InitScale          float64 // standard deviation of the initial weights (0: 0.02)
 	Seed               uint64  // seeds the initial weights
+	// Exploit adds EXPLOIT to the vocabulary, the gym's exploit tool (Chapter 11). Without it
+	// the agent is the one this chapter builds, weight for weight.
+	Exploit bool
+}
+
+// VocabSize is the number of tokens the agent reads and writes: TinyVocab's, plus EXPLOIT.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (c TinyAgentConfig) VocabSize() int { return len(c.vocab()) }
+
+// vocab is the agent's vocabulary, by id.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (c TinyAgentConfig) vocab() []string {
+	if c.Exploit {
+		return append(slices.Clip(TinyVocab), "EXPLOIT")
+	}
+	return TinyVocab
 }
 
 // DefaultTinyAgentConfig is the size the book trains: d = 64, 2 layers, 4 heads, 256 tokens.
@@ -477,7 +528,7 @@ type TinyAgent struct {
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func (c TinyAgentConfig) tinyShapes() ([]string, [][]int) {
-	d, v := c.Dim, len(TinyVocab)
+	d, v := c.Dim, c.VocabSize()
 	names := []string{"tok_emb", "pos_emb"}
 	dims := [][]int{{v, d}, {c.Context, d}}
 	for l := range c.Layers {
@@ -793,7 +844,7 @@ func tinyPick(logits []float32, allowed []bool, temperature float64, rng *rand.R
 // Defined in ch03_lm_policies.ipynb, "3.7 Sampling a batch of calls with per-token log-probs".
 func (a *TinyAgent) Decoder() (*tinyrt.Decoder, error) {
 	c := a.Config
-	return tinyrt.New(tinyrt.Config{Dim: c.Dim, Layers: c.Layers, Heads: c.Heads, Context: c.Context, Vocab: len(TinyVocab)},
+	return tinyrt.New(tinyrt.Config{Dim: c.Dim, Layers: c.Layers, Heads: c.Heads, Context: c.Context, Vocab: c.VocabSize()},
 		func(name string) ([]float32, error) {
 			v, err := a.Store.GetVariable("/tiny/" + name).Value()
 			if err != nil {
@@ -836,7 +887,7 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 				continue
 			}
 			s := &out[i]
-			allowed := TinyAllowed(states[i], s.Tokens)
+			allowed := TinyAllowed(states[i], s.Tokens)[:a.Config.VocabSize()]
 			if o.Unmasked {
 				for j := range allowed {
 					allowed[j] = true
@@ -915,7 +966,7 @@ func (a *TinyAgent) BatchTo(samples []TinySample, rows, width int) (TinyBatch, e
 	if rows < len(samples) {
 		return TinyBatch{}, fmt.Errorf("tinyagent: %d samples do not fit in a batch of %d rows", len(samples), rows)
 	}
-	v, pad := len(TinyVocab), TinyToken("<pad>")
+	v, pad := a.Config.VocabSize(), TinyToken("<pad>")
 	ids := make([][]int32, rows)
 	at := make([][]int32, rows)
 	targets := make([][]int32, rows)
@@ -944,6 +995,9 @@ func (a *TinyAgent) BatchTo(samples []TinySample, rows, width int) (TinyBatch, e
 			targets[i][j] = int32(t)
 			allowed[i][j][pad] = 0
 			for k, ok := range s.Allowed[j] {
+				if ok && k >= v {
+					return TinyBatch{}, fmt.Errorf("tinyagent: sample %d allows token %d, outside the agent's %d", i, k, v)
+				}
 				if ok {
 					allowed[i][j][k] = 1
 				}
@@ -1000,7 +1054,7 @@ type tinyFile struct {
 // Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
 func (a *TinyAgent) Save(path string) error {
 	names, _ := a.Config.tinyShapes()
-	f := tinyFile{Config: a.Config, Vocab: TinyVocab, Names: names}
+	f := tinyFile{Config: a.Config, Vocab: a.Config.vocab(), Names: names}
 	for _, name := range names {
 		t, err := a.Store.GetVariable("/tiny/" + name).Value()
 		if err != nil {
@@ -1033,8 +1087,8 @@ func LoadTinyAgent(path string) (*TinyAgent, error) {
 	if err := gob.NewDecoder(in).Decode(&f); err != nil {
 		return nil, fmt.Errorf("tinyagent: load %s: %w", path, err)
 	}
-	if !slices.Equal(f.Vocab, TinyVocab) {
-		return nil, fmt.Errorf("tinyagent: load %s: written for another vocabulary (%d tokens, this one has %d)", path, len(f.Vocab), len(TinyVocab))
+	if want := f.Config.vocab(); !slices.Equal(f.Vocab, want) {
+		return nil, fmt.Errorf("tinyagent: load %s: written for another vocabulary (%d tokens, this one has %d)", path, len(f.Vocab), len(want))
 	}
 	names, dims := f.Config.tinyShapes()
 	if !slices.Equal(names, f.Names) || len(f.Weights) != len(names) {

@@ -273,7 +273,7 @@ func (c *TinyCritic) Features(states []gym.StructObs) ([][]float32, error) {
 	if len(states) == 0 {
 		return nil, nil
 	}
-	v := len(TinyVocab)
+	v := c.agent.Config.VocabSize()
 	prompts := make([][]int, len(states))
 	longest := 0
 	for i, s := range states {
@@ -340,7 +340,7 @@ func NewTinyCritic(agent *TinyAgent, cfg TinyCriticConfig) (*TinyCritic, error) 
 		return nil, fmt.Errorf("tinycritic: %w", err)
 	}
 	c := &TinyCritic{Config: cfg, Store: mlmodel.NewStore(), agent: agent}
-	d, h := len(TinyVocab), cfg.Hidden
+	d, h := agent.Config.VocabSize(), cfg.Hidden
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0xc417))
 	normal := func(n int, std float64) []float32 {
 		x := make([]float32, n)

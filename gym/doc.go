@@ -51,7 +51,8 @@
 // with them (see package sandbox). RewardMode Hidden rewards the hidden tests, VisibleOnly the
 // visible ones (hackable on purpose) and Combined half of each, nothing when the test file was
 // edited. With Config.AllowExploit the exploit tool hacks for real: ExploitMemorize special-cases
-// the visible inputs, and ExploitRewriteTests replaces the visible test file. Every Outcome
+// the visible inputs, and ExploitRewriteTests replaces the visible test file; StructObs.Exploit
+// tells a tiny policy that the tool is offered. Every Outcome
 // carries the detectors' flags: visible and hidden results that diverge, a modified test file,
 // and suspicious code (imports, introspection, patching), which no task needs.
 package gym

@@ -169,7 +169,7 @@ func (e *Env) view() {
 func (e *Env) structObs(tool string, code ErrCode) StructObs {
 	e.view()
 	return StructObs{Tool: tool, Error: code, Code: e.viewCode, Tests: e.lastTests, Menu: e.Menu(),
-		Tried: slices.Clone(e.tried), Patches: e.cfg.TryPatches, Turn: e.turn, TurnsLeft: e.cfg.MaxTurns - e.turn}
+		Tried: slices.Clone(e.tried), Patches: e.cfg.TryPatches, Exploit: e.cfg.AllowExploit, Turn: e.turn, TurnsLeft: e.cfg.MaxTurns - e.turn}
 }
 
 // errAction is an agent mistake: it becomes an error observation, never a Go error.

@@ -179,7 +179,9 @@ type StructObs struct {
 	Tried []MenuRef    `json:"tried,omitempty"` // the patches tried so far, under Config.TryPatches
 	// Patches is set under Config.TryPatches: every menu edit is tested at once, so the
 	// observation already holds what read and test would return.
-	Patches   bool `json:"patches,omitempty"`
+	Patches bool `json:"patches,omitempty"`
+	// Exploit is set under Config.AllowExploit: the exploit tool is offered.
+	Exploit   bool `json:"exploit,omitempty"`
 	Turn      int  `json:"turn"` // actions taken so far
 	TurnsLeft int  `json:"turns_left"`
 }
