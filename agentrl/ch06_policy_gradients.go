@@ -117,6 +117,9 @@ type TinyEpisode struct {
 	Rewards []float64 // the gym's reward after each call
 	Solved  bool      // the submission passed every hidden test
 	Return  float64   // sum of Rewards
+	// Outcome is how the submission was graded (visible and hidden tests, the detectors' flags),
+	// when the episode ended by one; nil otherwise.
+	Outcome *gym.Outcome
 	// Advantages[c][j] is the advantage of token j of call c; an advantage function fills it.
 	Advantages [][]float64
 }
@@ -225,8 +228,9 @@ func TinyRollout(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, cfg TinyRo
 			ep.Calls = append(ep.Calls, got[k])
 			ep.Rewards = append(ep.Rewards, st.Reward)
 			ep.Return += st.Reward
-			if st.Outcome != nil && st.Outcome.HiddenAll {
-				ep.Solved = true
+			if st.Outcome != nil {
+				ep.Outcome = st.Outcome
+				ep.Solved = st.Outcome.HiddenAll
 			}
 			if !st.Done {
 				state[i] = st.Obs.Struct

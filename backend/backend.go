@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/gomlx/compute"
 	_ "github.com/gomlx/compute/gobackend" // registers the pure-Go backend, "go"
@@ -30,6 +31,28 @@ var Default = sync.OnceValues(func() (compute.Backend, error) {
 	}
 	return compute.New()
 })
+
+// NoAVX512Env is the variable that keeps GoMLX's pure-Go backend off its AVX-512 kernels when set
+// to "false". Those kernels round differently from the AVX2 ones every x86-64 machine of the
+// course has (fused multiply-adds, other summation orders), so a run's samples, and the outputs
+// recorded in the notebooks, would depend on the machine. The backend reads it once, when the
+// program starts: the course sets it in the Makefile and the kernel spec, and the agentrl command
+// restarts itself with it (EnsureNoAVX512).
+const NoAVX512Env = "GOMLX_GO_SIMD_AVX512"
+
+// EnsureNoAVX512 restarts the program with NoAVX512Env=false when the variable is unset, so that
+// it computes what a notebook computes on any machine. It returns only when the variable was
+// set, or when the restart failed (the program then runs on the machine's fastest kernels).
+func EnsureNoAVX512() error {
+	if _, set := os.LookupEnv(NoAVX512Env); set {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(exe, os.Args, append(os.Environ(), NoAVX512Env+"=false"))
+}
 
 // GoConfig is the configuration Default gives the pure-Go backend when $GOMLX_BACKEND is unset.
 func GoConfig() string {

@@ -6,7 +6,9 @@ import "simd/archsimd"
 
 var hasAVX512 = archsimd.X86.AVX512()
 
-// axpy is dst += a·x over len(dst) entries.
+// axpy is dst += a·x over len(dst) entries. The vector code multiplies and then adds, each rounded,
+// as the scalar code does, instead of fusing them: a fused multiply-add rounds once, so machines
+// with and without AVX-512 would sample different tokens from the same weights.
 func axpy(dst []float32, a float32, x []float32) {
 	if !hasAVX512 || len(dst) < 16 {
 		axpyGo(dst, a, x)
@@ -16,7 +18,7 @@ func axpy(dst []float32, a float32, x []float32) {
 	av := archsimd.BroadcastFloat32x16(a)
 	i := 0
 	for ; i+16 <= len(dst); i += 16 {
-		av.MulAdd(archsimd.LoadFloat32x16(x[i:i+16]), archsimd.LoadFloat32x16(dst[i:i+16])).Store(dst[i : i+16])
+		av.Mul(archsimd.LoadFloat32x16(x[i : i+16])).Add(archsimd.LoadFloat32x16(dst[i : i+16])).Store(dst[i : i+16])
 	}
 	for ; i < len(dst); i++ {
 		dst[i] += a * x[i]
@@ -32,7 +34,7 @@ func gatherAxpy(dst []float32, w []float32, rows []float32, stride int) {
 	}
 	acc := archsimd.LoadFloat32x16(dst)
 	for j, wj := range w {
-		acc = archsimd.BroadcastFloat32x16(wj).MulAdd(archsimd.LoadFloat32x16(rows[j*stride:j*stride+16]), acc)
+		acc = archsimd.BroadcastFloat32x16(wj).Mul(archsimd.LoadFloat32x16(rows[j*stride : j*stride+16])).Add(acc)
 	}
 	acc.Store(dst)
 }

@@ -14,6 +14,8 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+
+	"github.com/agenticrl/course/backend"
 )
 
 // command is one subcommand: `agentrl NAME args...`.
@@ -80,6 +82,10 @@ func usage() {
 }
 
 func main() {
+	// The same numbers as the notebooks on any machine: GoMLX without its AVX-512 kernels.
+	if err := backend.EnsureNoAVX512(); err != nil {
+		fmt.Fprintf(os.Stderr, "agentrl: warning: could not restart with %s=false (%v); results may differ from the notebooks'\n", backend.NoAVX512Env, err)
+	}
 	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
 		usage()
 		os.Exit(2)

@@ -19,12 +19,14 @@ import (
 const Name = "agentrl-go"
 
 // Env is the environment every Go build of the course needs: Go 1.27 (GoMLX v0.28 requires it)
-// with SIMD (its fast CPU kernels), and GoMLX's pure-Go backend, never a plugin download.
+// with SIMD (its fast CPU kernels), and GoMLX's pure-Go backend, never a plugin download, without
+// its AVX-512 kernels (the same numbers on every machine: see backend.NoAVX512Env).
 var Env = map[string]string{
 	"GOTOOLCHAIN":           "go1.27.3",
 	"GOEXPERIMENT":          "simd",
 	"GOMLX_NO_AUTO_INSTALL": "1",
 	"GOMLX_BACKEND":         "go",
+	"GOMLX_GO_SIMD_AVX512":  "false", // backend.NoAVX512Env
 }
 
 // Spec returns the kernel.json for the checkout at root, whose set-up put GoNB in root/.cache/bin.

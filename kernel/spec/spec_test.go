@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenticrl/course/backend"
 )
 
 func TestInstall(t *testing.T) {
@@ -55,5 +57,13 @@ func TestInstall(t *testing.T) {
 	}
 	if st, err := os.Stat(spec.Env["AGENTRL_REAL_GO"]); err != nil || st.IsDir() {
 		t.Errorf("AGENTRL_REAL_GO = %q: %v", spec.Env["AGENTRL_REAL_GO"], err)
+	}
+}
+
+// TestSpecKeepsGoMLXOffAVX512: notebooks run with the variable the backend package names, so the
+// numbers they record do not depend on the machine's instruction set.
+func TestSpecKeepsGoMLXOffAVX512(t *testing.T) {
+	if Env[backend.NoAVX512Env] != "false" {
+		t.Errorf("the kernel's environment sets %s=%q, want false", backend.NoAVX512Env, Env[backend.NoAVX512Env])
 	}
 }
