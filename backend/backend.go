@@ -33,11 +33,10 @@ var Default = sync.OnceValues(func() (compute.Backend, error) {
 })
 
 // NoAVX512Env is the variable that keeps GoMLX's pure-Go backend off its AVX-512 kernels when set
-// to "false". Those kernels round differently from the AVX2 ones every x86-64 machine of the
-// course has (fused multiply-adds, other summation orders), so a run's samples, and the outputs
-// recorded in the notebooks, would depend on the machine. The backend reads it once, when the
-// program starts: the course sets it in the Makefile and the kernel spec, and the agentrl command
-// restarts itself with it (EnsureNoAVX512).
+// to "false". Their results differ from its AVX2 kernels' in the last bits, which is enough to flip
+// a sample: a run, and the outputs recorded in the notebooks, would depend on the machine. The
+// backend reads it once, when the program starts: the course sets it in the Makefile and the
+// kernel spec, and the agentrl command restarts itself with it (EnsureNoAVX512).
 const NoAVX512Env = "GOMLX_GO_SIMD_AVX512"
 
 // EnsureNoAVX512 restarts the program with NoAVX512Env=false when the variable is unset, so that
