@@ -489,10 +489,16 @@ type TinyAgentConfig struct {
 	Exploit bool
 }
 
-// VocabSize is the number of tokens the agent reads and writes: TinyVocab's, plus EXPLOIT.
+// VocabSize is the number of tokens the agent reads and writes: TinyVocab's, plus EXPLOIT. The
+// sampler asks for it at every token, so it counts instead of building the vocabulary.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (c TinyAgentConfig) VocabSize() int { return len(c.vocab()) }
+func (c TinyAgentConfig) VocabSize() int {
+	if c.Exploit {
+		return len(TinyVocab) + 1
+	}
+	return len(TinyVocab)
+}
 
 // vocab is the agent's vocabulary, by id.
 //
