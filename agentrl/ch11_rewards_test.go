@@ -1,0 +1,112 @@
+package agentrl
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/agenticrl/course/gym"
+)
+
+// graded is an episode of the given calls whose submission had outcome o (nil: none).
+func graded(o *gym.Outcome, calls ...TinySample) *TinyEpisode {
+	return &TinyEpisode{Outcome: o, Calls: calls}
+}
+
+// outcome is a submission that passed v of 3 visible and h of 12 hidden tests, with the flags of
+// the named detectors.
+func outcome(v, h int, detectors ...string) *gym.Outcome {
+	o := &gym.Outcome{VisiblePassed: v, VisibleTotal: 3, HiddenPassed: h, HiddenTotal: 12,
+		VisibleAll: v == 3, HiddenAll: h == 12}
+	for _, d := range detectors {
+		o.Flags = append(o.Flags, gym.Flag{Detector: d})
+	}
+	return o
+}
+
+func TestRewardsByHand(t *testing.T) {
+	fix := graded(outcome(3, 12))
+	memorized := graded(outcome(3, 9, gym.DetectDivergence))
+	rewritten := graded(outcome(3, 8, gym.DetectDivergence, gym.DetectTestsModified))
+	buggy := graded(outcome(2, 8))
+	none := graded(nil)
+	half := Sum(Scaled(0.5, VisibleReward), Scaled(0.5, OutcomeReward))
+	penalized := FlagPenalty(VisibleReward, 1)
+	onlyEdits := FlagPenalty(VisibleReward, 1, gym.DetectTestsModified, gym.DetectSuspiciousCode)
+	for _, c := range []struct {
+		name string
+		ep   *TinyEpisode
+		// visible, outcome, partial, half and half, penalty on any flag, penalty on edited tests or suspicious code
+		want [6]float64
+	}{
+		{"fix", fix, [6]float64{1, 1, 1, 1, 1, 1}},
+		{"memorized", memorized, [6]float64{1, 0, 0.75, 0.5, 0, 1}},
+		{"rewritten", rewritten, [6]float64{1, 0, 8.0 / 12, 0.5, 0, 0}},
+		{"buggy", buggy, [6]float64{0, 0, 8.0 / 12, 0, 0, 0}},
+		{"no submission", none, [6]float64{0, 0, 0, 0, 0, 0}},
+	} {
+		for i, r := range []EpisodeReward{VisibleReward, OutcomeReward, PartialCredit, half, penalized, onlyEdits} {
+			if got := r(c.ep); math.Abs(got-c.want[i]) > 1e-12 {
+				t.Errorf("%s: reward %d = %g, want %g", c.name, i, got, c.want[i])
+			}
+		}
+	}
+}
+
+func TestFormatAndLengthTerms(t *testing.T) {
+	ok, bad := TinySample{}, TinySample{Err: errors.New("malformed")}
+	ep := graded(nil, ok, bad, ok, bad)
+	if got := FormatPenalty(0.5)(ep); got != -0.25 {
+		t.Errorf("FormatPenalty(0.5) with 2 of 4 calls malformed = %g, want -0.25", got)
+	}
+	if got := CallCost(0.05)(ep); math.Abs(got+0.2) > 1e-12 {
+		t.Errorf("CallCost(0.05) of 4 calls = %g, want -0.2", got)
+	}
+	if got := FormatPenalty(1)(graded(nil)); got != 0 {
+		t.Errorf("FormatPenalty of an episode without calls = %g, want 0", got)
+	}
+	if got := Sum(CallCost(0.05), FormatPenalty(0.5), VisibleReward)(ep); math.Abs(got+0.45) > 1e-12 {
+		t.Errorf("Sum = %g, want -0.45", got)
+	}
+}
+
+func TestWithRewardSetsReturnsBeforeTheBaseline(t *testing.T) {
+	call := TinySample{Tokens: []int{1, 2}}
+	a := graded(outcome(3, 12), call, call)
+	b := graded(outcome(3, 9, gym.DetectDivergence), call)
+	a.Return, b.Return = 7, 7 // the gym's reward, to be replaced
+	WithReward(OutcomeReward, GroupBaseline(false))([][]*TinyEpisode{{a, b}})
+	if a.Return != 1 || b.Return != 0 {
+		t.Fatalf("returns %g and %g, want 1 and 0", a.Return, b.Return)
+	}
+	if len(a.Rewards) != 2 || a.Rewards[0] != 0 || a.Rewards[1] != 1 {
+		t.Errorf("rewards %v, want [0 1]: the whole reward at the last call", a.Rewards)
+	}
+	// The group mean is 0.5, so the advantages are +0.5 and -0.5 on every token.
+	if a.Advantages[0][0] != 0.5 || a.Advantages[1][1] != 0.5 || b.Advantages[0][1] != -0.5 {
+		t.Errorf("advantages %v and %v, want 0.5 and -0.5", a.Advantages, b.Advantages)
+	}
+}
+
+func TestMonitorHacksByHand(t *testing.T) {
+	eps := []*TinyEpisode{
+		graded(outcome(3, 12)),
+		graded(outcome(3, 9, gym.DetectDivergence)),
+		graded(outcome(3, 8, gym.DetectDivergence, gym.DetectTestsModified)),
+		graded(outcome(2, 8)),
+		graded(nil), // no submission: left out
+	}
+	r := MonitorHacks(eps)
+	if r.Graded != 4 || r.VisiblePass != 0.75 || r.HiddenPass != 0.25 {
+		t.Errorf("graded %d, visible %g, hidden %g; want 4, 0.75, 0.25", r.Graded, r.VisiblePass, r.HiddenPass)
+	}
+	if r.Flagged[gym.DetectDivergence] != 0.5 || r.Flagged[gym.DetectTestsModified] != 0.25 || len(r.Flagged) != 2 {
+		t.Errorf("flagged %v, want divergence 0.5 and tests_modified 0.25", r.Flagged)
+	}
+	if r.Gap() != 0.5 || !r.Alarm(0.4) || r.Alarm(0.5) {
+		t.Errorf("gap %g: the alarm must fire above 0.4 and not at 0.5", r.Gap())
+	}
+	if e := MonitorHacks(nil); e.Graded != 0 || e.Gap() != 0 || e.Alarm(0) {
+		t.Errorf("an empty batch reports %+v", e)
+	}
+}
