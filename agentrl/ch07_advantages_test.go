@@ -182,7 +182,9 @@ func TestTinyCriticFits(t *testing.T) {
 	}
 }
 
-func TestTinyCriticFeatures(t *testing.T) {
+// criticFixture loads the tasks and makes a default TinyAgent and a default critic for it.
+func criticFixture(t *testing.T) ([]*gym.Task, *TinyAgent, *TinyCritic) {
+	t.Helper()
 	tasks, err := gym.LoadTasks("../datasets/bugfix")
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +197,11 @@ func TestTinyCriticFeatures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tasks, agent, critic
+}
+
+func TestTinyCriticFeatures(t *testing.T) {
+	tasks, _, critic := criticFixture(t)
 	var states []gym.StructObs
 	for _, task := range tasks[:3] {
 		states = append(states, gym.NewEnv(nil, gym.Config{MaxTurns: 4}).Reset(task).Struct)
@@ -251,18 +258,7 @@ func TestTinyCriticFeatures(t *testing.T) {
 }
 
 func TestGAEAdvantageUsesTheCriticBeforeFitting(t *testing.T) {
-	tasks, err := gym.LoadTasks("../datasets/bugfix")
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	critic, err := NewTinyCritic(agent, DefaultTinyCriticConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tasks, _, critic := criticFixture(t)
 	state := func(i int) gym.StructObs { return gym.NewEnv(nil, gym.Config{MaxTurns: 4}).Reset(tasks[i]).Struct }
 	// Two episodes of one group: three calls ending in a solve, and one failed submission.
 	a := fakeEpisode([]float64{0, 0, 1}, 3, 5, 3)
