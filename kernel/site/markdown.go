@@ -41,18 +41,23 @@ type markdownRenderer struct {
 	ids *pageIDs
 }
 
-func newMarkdownRenderer() *markdownRenderer {
+func newMarkdownRenderer(lang string) *markdownRenderer {
+	extensions := []goldmark.Extender{
+		extension.GFM,
+		passthrough.New(passthrough.Config{
+			InlineDelimiters: []passthrough.Delimiters{{Open: "$", Close: "$"}, {Open: `\(`, Close: `\)`}},
+			BlockDelimiters:  []passthrough.Delimiters{{Open: "$$", Close: "$$"}, {Open: `\[`, Close: `\]`}},
+		}),
+	}
+	if strings.HasPrefix(lang, "zh") {
+		// A line break inside Chinese text is no space: the translated chapters wrap their
+		// lines like the English ones, and a browser would show each break as a gap. The
+		// English edition goes without: this style also drops a break next to any
+		// punctuation, ASCII included, which glues English sentences ("training.The").
+		extensions = append(extensions, extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksCSS3Draft)))
+	}
 	md := goldmark.New(
-		goldmark.WithExtensions(
-			extension.GFM,
-			// A line break inside Chinese text is no space: the translated chapters wrap their
-			// lines like the English ones, and a browser would show each break as a gap.
-			extension.NewCJK(extension.WithEastAsianLineBreaks(extension.EastAsianLineBreaksCSS3Draft)),
-			passthrough.New(passthrough.Config{
-				InlineDelimiters: []passthrough.Delimiters{{Open: "$", Close: "$"}, {Open: `\(`, Close: `\)`}},
-				BlockDelimiters:  []passthrough.Delimiters{{Open: "$$", Close: "$$"}, {Open: `\[`, Close: `\]`}},
-			}),
-		),
+		goldmark.WithExtensions(extensions...),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		// Notebook markdown may hold HTML (e.g. <details>); it is the course's own text.
 		goldmark.WithRendererOptions(gmhtml.WithUnsafe()),

@@ -248,7 +248,7 @@ func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, twins boo
 		}
 	}
 	idx := indexPage{layout: layout{Title: opt.Title, Chapters: chs, Current: "index.html", PageTitle: opt.Title, Ed: ed, UI: ed.UI, Switch: other(ed.toOther + "index.html")}}
-	md := newMarkdownRenderer()
+	md := newMarkdownRenderer(ed.Lang)
 	for _, ch := range chs {
 		intro, _, _, err := md.render(ch.Intro, &section{})
 		if err != nil {
@@ -360,7 +360,7 @@ type indexPage struct {
 // render turns the chapter's cells into HTML blocks and its table of contents, and returns the
 // searchable sections.
 func (pg *chapterPage) render(assets assetFiles, rep *Report) ([]*section, error) {
-	md := newMarkdownRenderer()
+	md := newMarkdownRenderer(pg.Ed.Lang)
 	outs := &outputRenderer{assets: assets, md: md}
 	defer func() { rep.Charts += outs.charts; rep.LargeScripts += outs.large }()
 	for i := range pg.Chapter.nb.Cells {

@@ -140,7 +140,7 @@ func TestMarkdownMath(t *testing.T) {
 		{"$a_1 b_1$ and $c_1$", `<span class="math">a_1 b_1</span> and <span class="math">c_1</span>`},
 		{"| $p$ | $q<1$ |\n|---|---|\n| x | y |", `<th><span class="math">p</span></th>`},
 	} {
-		r := newMarkdownRenderer()
+		r := newMarkdownRenderer("en")
 		got, _, _, err := r.render(tc.md, &section{})
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +152,7 @@ func TestMarkdownMath(t *testing.T) {
 }
 
 func TestHeadingIDsUniqueAcrossCells(t *testing.T) {
-	r := newMarkdownRenderer()
+	r := newMarkdownRenderer("en")
 	var ids []string
 	for _, md := range []string{"## Summary\n\nx", "## Summary\n\ny", "## Exercises"} {
 		_, heads, _, err := r.render(md, &section{})
@@ -190,7 +190,7 @@ func TestOutputCounts(t *testing.T) {
 }
 
 func TestRenderOutputs(t *testing.T) {
-	md := newMarkdownRenderer()
+	md := newMarkdownRenderer("en")
 	for _, tc := range []struct {
 		name string
 		out  string // one output, as JSON
