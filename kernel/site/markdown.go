@@ -41,6 +41,8 @@ type markdownRenderer struct {
 	ids *pageIDs
 }
 
+// newMarkdownRenderer renders the markdown of an edition whose pages have language lang ("en",
+// "zh-CN").
 func newMarkdownRenderer(lang string) *markdownRenderer {
 	extensions := []goldmark.Extender{
 		extension.GFM,
