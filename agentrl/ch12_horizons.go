@@ -45,7 +45,8 @@ func MaskTruncated(base TinyAdvantage) TinyAdvantage {
 // BootstrapTruncated adds γ·V(s) to the last reward of every episode cut at the call limit, s
 // being the state it was cut in (cutState finds it) and V the critic's estimate, then lets base
 // compute the advantages. Afterwards it fits the critic to the returns-to-go of every state of
-// the batch, so that the critic always judges states it was not fitted on.
+// the batch, rewards base added included, so that the critic always judges states it was not
+// fitted on.
 //
 // Defined in ch12_horizons.ipynb, "12.4 Termination and truncation".
 func BootstrapTruncated(critic *TinyCritic, cutState func(*TinyEpisode) (gym.StructObs, error),
@@ -80,13 +81,14 @@ func BootstrapTruncated(critic *TinyCritic, cutState func(*TinyEpisode) (gym.Str
 				ep.Return += gamma * values[i]
 			}
 		}
+		base(groups)
+		// The targets are read after base, which may add process rewards (PassBonus) of its own.
 		var targets []float64
 		for _, g := range groups {
 			for _, ep := range g {
 				targets = append(targets, ReturnsToGo(ep.Rewards, gamma)...)
 			}
 		}
-		base(groups)
 		if len(states) > 0 {
 			if _, _, err := critic.Fit(x[:len(states)], targets); err != nil {
 				panic(err)
