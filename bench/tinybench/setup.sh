@@ -10,7 +10,7 @@ set -euo pipefail
 [ "${AGENTRL_TEST_DEPS:-0}" = 1 ] || exit 0
 
 py=/usr/bin/python3
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+installed() { [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == *"ok installed" ]]; }
 missing=""
 for p in python3 python3-torch python3-numpy libopenblas0-pthread; do
 	installed "$p" || missing="$missing $p"
@@ -31,7 +31,9 @@ if [ -n "$missing" ]; then
 fi
 
 # An administrator may have pinned another BLAS by hand; say so rather than override the choice.
-blas="$(ldconfig -p | awk '/libblas\.so\.3 /{print $NF; exit}')"
+# awk reads to the end: leaving early would kill ldconfig with SIGPIPE once its listing outgrows
+# the pipe's buffer (about 64 KB), and pipefail would turn that into a failed set-up.
+blas="$(ldconfig -p | awk '/libblas\.so\.3 / && !found {print $NF; found = 1}')"
 blas="$(readlink -f "$blas" 2>/dev/null || true)"
 case "$blas" in
 *openblas* | *blis* | *mkl*) ;;

@@ -28,7 +28,7 @@ command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 if [[ "${AGENTRL_TEST_DEPS:-0}" == 1 ]]; then
 	command -v chromium >/dev/null || missing+=(chromium)
-	dpkg-query -W -f='${Status}' fonts-dejavu-core 2>/dev/null | grep -q "ok installed" || missing+=(fonts-dejavu-core)
+	[[ "$(dpkg-query -W -f='${Status}' fonts-dejavu-core 2>/dev/null)" == *"ok installed" ]] || missing+=(fonts-dejavu-core)
 fi
 if ((${#missing[@]})); then
 	apt_install "${missing[@]}"

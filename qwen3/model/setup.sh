@@ -7,7 +7,7 @@ set -euo pipefail
 [ "${AGENTRL_TEST_DEPS:-0}" = 1 ] || exit 0
 
 py=/usr/bin/python3
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+installed() { [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == *"ok installed" ]]; }
 if [ -x "$py" ] && installed python3-torch && installed python3-numpy; then
 	exit 0
 fi
