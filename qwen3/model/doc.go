@@ -12,7 +12,8 @@
 // (down(silu(gate(x)) * up(x))) with its residual; a final RMSNorm and an output projection that is
 // either its own matrix or the embedding matrix (tie_word_embeddings). Weights of any stored
 // precision are converted to float32 at load and everything is computed in float32, so results
-// match a float32 reference, not a bf16 inference engine.
+// match a float32 reference. WithDType gives a second path over the same weights that computes in
+// bf16 (or f16) the way an inference engine does, to measure the engine/trainer mismatch.
 //
 // WriteTiny writes small random checkpoints with this exact file layout, so that everything here
 // is tested without real weights; package qwen3/modelref checks the logits against an independent

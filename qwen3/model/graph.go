@@ -17,23 +17,36 @@ func (m *Model) weight(g *Graph, name string) *Node {
 	return v.NodeValue(g)
 }
 
+// round gives x the precision of the model's compute dtype and returns it in float32: the value
+// a reduced-precision engine would store, while every sum and product in between runs in float32,
+// as tensor cores accumulate bf16 products in float32. The float32 path leaves x alone.
+func (m *Model) round(x *Node) *Node {
+	if m.dtype == dtypes.Float32 {
+		return x
+	}
+	return ConvertDType(ConvertDType(x, m.dtype), dtypes.Float32)
+}
+
 // linear applies a Hugging Face Linear weight [out, in] to the last axis of x, without
-// materialising the transpose (lm_head of Qwen3-0.6B alone is 155M values).
-func linear(x, w *Node) *Node {
-	return DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil)
+// materialising the transpose (lm_head of Qwen3-0.6B alone is 155M values); the product is
+// stored in the compute dtype.
+func (m *Model) linear(x, w *Node) *Node {
+	return m.round(DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil))
 }
 
 // rmsNorm normalises the last axis by its root mean square, then scales by w. It divides by the
-// square root rather than multiplying by Rsqrt, which has no gradient in this GoMLX version.
-func rmsNorm(x, w *Node, eps float64) *Node {
+// square root rather than multiplying by Rsqrt, which has no gradient in this GoMLX version. As
+// Hugging Face's Qwen3RMSNorm does in bf16, the normalised value is stored in the compute dtype
+// before the weight multiplies it.
+func (m *Model) rmsNorm(x, w *Node, eps float64) *Node {
 	ms := ReduceAndKeep(Square(x), ReduceMean, -1)
-	return Mul(Div(x, Sqrt(AddScalar(ms, eps))), ExpandLeftToRank(w, x.Rank()))
+	return m.round(Mul(m.round(Div(x, Sqrt(AddScalar(ms, eps)))), ExpandLeftToRank(w, x.Rank())))
 }
 
 // rope applies rotary position embeddings in the rotate-half layout to x [B, T, heads, D]:
 // dimension i is paired with i + D/2 and rotated by angle position * theta^(-2i/D).
 // positions is [T] float32.
-func rope(x, positions *Node, theta float64) *Node {
+func (m *Model) rope(x, positions *Node, theta float64) *Node {
 	d := x.Shape().Dimensions[3]
 	invFreq := make([]float32, d/2)
 	for i := range invFreq {
@@ -41,19 +54,19 @@ func rope(x, positions *Node, theta float64) *Node {
 	}
 	angles := Mul(InsertAxes(positions, -1), InsertAxes(Const(x.Graph(), invFreq), 0)) // [T, D/2]
 	angles = Concatenate([]*Node{angles, angles}, -1)                                  // [T, D]
-	cos := InsertAxes(Cos(angles), 0, 1)                                               // [1, T, 1, D]
-	sin := InsertAxes(Sin(angles), 0, 1)
+	cos := m.round(InsertAxes(Cos(angles), 0, 1))                                      // [1, T, 1, D]
+	sin := m.round(InsertAxes(Sin(angles), 0, 1))
 	x1 := SliceAxis(x, 3, AxisRange(0, d/2))
 	x2 := SliceAxis(x, 3, AxisRange(d/2, d))
 	rotated := Concatenate([]*Node{Neg(x2), x1}, 3)
-	return Add(Mul(x, cos), Mul(rotated, sin))
+	return m.round(Add(Mul(x, cos), Mul(rotated, sin)))
 }
 
 // attention computes grouped-query causal attention.
 // q: [B, T, H, D] with query positions qPos [T] (int32); k, v: [B, S, KV, D] whose key s sits at
 // position s. Key s is visible to query t when s <= qPos[t]; when S is a cache longer than the
 // sequence, slots beyond the current position are masked out the same way.
-func attention(q, k, v, qPos *Node, kvHeads int) *Node {
+func (m *Model) attention(q, k, v, qPos *Node, kvHeads int) *Node {
 	dims := q.Shape().Dimensions
 	b, t, h, d := dims[0], dims[1], dims[2], dims[3]
 	groups := h / kvHeads
@@ -61,15 +74,15 @@ func attention(q, k, v, qPos *Node, kvHeads int) *Node {
 	// Query head j reads key/value head j / groups, as Hugging Face's repeat_kv arranges them.
 	q = Reshape(q, b, t, kvHeads, groups, d)
 	scores := DotGeneral(q, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2}) // [B, KV, T, G, S]
-	scores = MulScalar(scores, 1/math.Sqrt(float64(d)))
+	scores = m.round(MulScalar(m.round(scores), 1/math.Sqrt(float64(d))))
 	g := q.Graph()
 	keyPos := Iota(g, shapeInt32(s), 0)
 	visible := LessOrEqual(InsertAxes(keyPos, 0), InsertAxes(qPos, -1)) // [T, S]
 	visible = BroadcastToDims(InsertAxes(visible, 0, 0, 1), b, kvHeads, t, groups, s)
 	scores = Where(visible, scores, BroadcastToDims(Infinity(g, dtypes.Float32, -1), b, kvHeads, t, groups, s))
-	probs := Softmax(scores, -1)
-	out := DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2}) // [B, KV, T, G, D]
-	out = TransposeAllAxes(out, 0, 2, 1, 3, 4)                                // [B, T, KV, G, D]
+	probs := m.round(Softmax(scores, -1))                                              // the softmax itself runs in float32, as engines run it
+	out := m.round(DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2})) // [B, KV, T, G, D]
+	out = TransposeAllAxes(out, 0, 2, 1, 3, 4)                                         // [B, T, KV, G, D]
 	return Reshape(out, b, t, h*d)
 }
 
@@ -87,19 +100,19 @@ func (m *Model) layers(x, pos *Node, attend func(layer int, fresh kv) kv) *Node 
 	posF := ConvertDType(pos, dtypes.Float32)
 	for l := range c.NumHiddenLayers {
 		w := func(name string) *Node { return m.weight(g, layerName(l, name)) }
-		h := rmsNorm(x, w("input_layernorm.weight"), c.RMSNormEps)
-		q := Reshape(linear(h, w("self_attn.q_proj.weight")), b, t, c.NumAttentionHeads, c.HeadDim)
-		k := Reshape(linear(h, w("self_attn.k_proj.weight")), b, t, c.NumKeyValueHeads, c.HeadDim)
-		v := Reshape(linear(h, w("self_attn.v_proj.weight")), b, t, c.NumKeyValueHeads, c.HeadDim)
-		q = rope(rmsNorm(q, w("self_attn.q_norm.weight"), c.RMSNormEps), posF, c.RopeTheta)
-		k = rope(rmsNorm(k, w("self_attn.k_norm.weight"), c.RMSNormEps), posF, c.RopeTheta)
+		h := m.rmsNorm(x, w("input_layernorm.weight"), c.RMSNormEps)
+		q := Reshape(m.linear(h, w("self_attn.q_proj.weight")), b, t, c.NumAttentionHeads, c.HeadDim)
+		k := Reshape(m.linear(h, w("self_attn.k_proj.weight")), b, t, c.NumKeyValueHeads, c.HeadDim)
+		v := Reshape(m.linear(h, w("self_attn.v_proj.weight")), b, t, c.NumKeyValueHeads, c.HeadDim)
+		q = m.rope(m.rmsNorm(q, w("self_attn.q_norm.weight"), c.RMSNormEps), posF, c.RopeTheta)
+		k = m.rope(m.rmsNorm(k, w("self_attn.k_norm.weight"), c.RMSNormEps), posF, c.RopeTheta)
 		ctx := attend(l, kv{k, v})
-		x = Add(x, linear(attention(q, ctx.k, ctx.v, pos, c.NumKeyValueHeads), w("self_attn.o_proj.weight")))
+		x = m.round(Add(x, m.linear(m.attention(q, ctx.k, ctx.v, pos, c.NumKeyValueHeads), w("self_attn.o_proj.weight"))))
 
-		h = rmsNorm(x, w("post_attention_layernorm.weight"), c.RMSNormEps)
-		gate := linear(h, w("mlp.gate_proj.weight"))
-		up := linear(h, w("mlp.up_proj.weight"))
-		x = Add(x, linear(Mul(Mul(gate, Sigmoid(gate)), up), w("mlp.down_proj.weight")))
+		h = m.rmsNorm(x, w("post_attention_layernorm.weight"), c.RMSNormEps)
+		gate := m.linear(h, w("mlp.gate_proj.weight"))
+		up := m.linear(h, w("mlp.up_proj.weight"))
+		x = m.round(Add(x, m.linear(m.round(Mul(m.round(Mul(gate, Sigmoid(gate))), up)), w("mlp.down_proj.weight"))))
 	}
 	return x
 }
@@ -111,12 +124,12 @@ func (m *Model) embed(ids *Node) *Node {
 // head applies the final norm and the output projection to hidden states [..., hidden].
 func (m *Model) head(x *Node) *Node {
 	g := x.Graph()
-	x = rmsNorm(x, m.weight(g, finalNormName), m.Config.RMSNormEps)
+	x = m.rmsNorm(x, m.weight(g, finalNormName), m.Config.RMSNormEps)
 	out := embedName
 	if !m.Config.TieWordEmbeddings {
 		out = lmHeadName
 	}
-	return linear(x, m.weight(g, out))
+	return m.linear(x, m.weight(g, out))
 }
 
 // LogitsGraph builds the next-token logits [B, T, vocab] for token ids [B, T] (int32), token t at

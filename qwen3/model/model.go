@@ -11,6 +11,8 @@ import (
 	"github.com/agenticrl/course/qwen3/safetensors"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/dtypes/bfloat16"
+	"github.com/gomlx/compute/dtypes/float16"
 	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend: always available, no plugin needed
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:staticcheck
@@ -27,6 +29,7 @@ type Model struct {
 	Config  Config
 	Store   *model.Store
 	backend compute.Backend
+	dtype   dtypes.DType // the precision weights and activations are stored in (see WithDType)
 
 	mu       sync.Mutex
 	logits   *model.Exec // ids [B,T] -> logits [B,T,V]
@@ -101,12 +104,53 @@ func New(cfg Config, weights map[string]*tensors.Tensor, backend compute.Backend
 			return nil, fmt.Errorf("tensor %s: %w", name, err)
 		}
 	}
-	m := &Model{Config: cfg, Store: store, backend: backend}
+	m := &Model{Config: cfg, Store: store, backend: backend, dtype: dtypes.Float32}
 	if err := m.buildExecs(); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
+
+// WithDType returns an inference engine's copy of the model when dt is BFloat16 or Float16: a
+// model with its own weights, m's rounded to dt, that computes the way a reduced-precision
+// engine does: every stored activation (each matrix product's output, the norms' outputs, the
+// residual stream, the attention probabilities, the logits) rounded to dt, while the sums inside
+// matrix products, norms and softmaxes run in float32, as tensor cores and fused kernels
+// accumulate. Float32 gives a copy that computes exactly as m does. Like an engine's weights,
+// the copy does not follow later updates to m: call WithDType again to sync it. Its log-probs
+// differ from m's by rounding alone: the engine/trainer mismatch that Chapter 13 measures.
+func (m *Model) WithDType(dt dtypes.DType) (*Model, error) {
+	if dt != dtypes.Float32 && dt != dtypes.BFloat16 && dt != dtypes.Float16 {
+		return nil, fmt.Errorf("qwen3 model: compute dtype %s: want Float32, BFloat16 or Float16", dt)
+	}
+	weights := map[string]*tensors.Tensor{}
+	for name := range m.Config.tensorShapes() {
+		v, err := m.Store.GetVariable(VariablePath(name)).Value()
+		if err != nil {
+			return nil, fmt.Errorf("qwen3 model: tensor %s: %w", name, err)
+		}
+		vals := tensors.MustCopyFlatData[float32](v)
+		for i, x := range vals {
+			switch dt {
+			case dtypes.BFloat16:
+				vals[i] = bfloat16.FromFloat32(x).Float32()
+			case dtypes.Float16:
+				vals[i] = float16.FromFloat32(x).Float32()
+			}
+		}
+		weights[name] = tensors.FromFlatDataAndDimensions(vals, v.Shape().Dimensions...)
+	}
+	w, err := New(m.Config, weights, m.backend)
+	if err != nil {
+		return nil, err
+	}
+	w.dtype = dt
+	return w, w.buildExecs() // again: the graphs round activations now
+}
+
+// DType is the precision the model stores weights and activations in: Float32 unless WithDType
+// said otherwise.
+func (m *Model) DType() dtypes.DType { return m.dtype }
 
 // VariablePath maps a Hugging Face tensor name to the path of its variable in Model.Store.
 func VariablePath(name string) string {
