@@ -55,7 +55,8 @@ func NewRolloutQueue(staleness int, initial *TinyAgent) (*RolloutQueue, error) {
 }
 
 // PolicyFor waits until the version that samples update u exists and returns it with its
-// number; it returns nil once the queue is closed.
+// number; it returns nil once the queue is closed. The engine asks for updates in order, so the
+// versions before the one returned are released.
 //
 // Defined in ch13_rollouts.ipynb, "13.2 An engine and a trainer, for real".
 func (q *RolloutQueue) PolicyFor(u int) (*TinyAgent, int) {
@@ -68,6 +69,7 @@ func (q *RolloutQueue) PolicyFor(u int) (*TinyAgent, int) {
 	if q.closed() {
 		return nil, v
 	}
+	clear(q.policies[:v])
 	return q.policies[v], v
 }
 
@@ -105,7 +107,8 @@ func (q *RolloutQueue) Publish(p *TinyAgent) {
 	q.published.Broadcast()
 }
 
-// Put hands a batch to the trainer, waiting while the queue is full; false once it is closed.
+// Put hands a batch to the trainer, waiting while the queue is full; false when the queue was
+// closed before the batch found room.
 //
 // Defined in ch13_rollouts.ipynb, "13.2 An engine and a trainer, for real".
 func (q *RolloutQueue) Put(b RolloutBatch) bool {
@@ -259,12 +262,15 @@ func AsyncTrain(t *TinyTrainer, pool *sandbox.Pool, updates, staleness int,
 				return logs, err
 			}
 		}
+		logs = append(logs, log)
+		if len(logs) == updates {
+			break // no batch is left for the next version to sample
+		}
 		next, err := engine(t.Agent)
 		if err != nil {
 			return logs, err
 		}
 		q.Publish(next)
-		logs = append(logs, log)
 	}
 	return logs, nil
 }

@@ -259,3 +259,44 @@ func TestAsyncTrainIsReproducible(t *testing.T) {
 		}
 	}
 }
+
+// TestProxLogProbs: the input holds the agent's own log-prob of every call token (the sampler's,
+// to float32 rounding, since the agent sampled them), and 0 in padding slots and rows.
+func TestProxLogProbs(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := TinyRollout(agent, pool, gym.Filter(tasks, gym.Train, "")[:3],
+		TinyRolloutConfig{Env: gym.Config{MaxTurns: 2}, Temperature: 1, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []TinySample
+	for _, ep := range eps {
+		samples = append(samples, ep.Calls...)
+	}
+	rows := len(samples) + 2
+	m, err := ProxLogProbs(agent).Build(TinyInputBatch{Samples: samples, Rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != rows {
+		t.Fatalf("%d rows, want %d", len(m), rows)
+	}
+	for r, row := range m {
+		if len(row) != TinyMaxCall {
+			t.Fatalf("row %d has %d values, want %d", r, len(row), TinyMaxCall)
+		}
+		for j, x := range row {
+			want := 0.0
+			if r < len(samples) && j < len(samples[r].Tokens) {
+				want = samples[r].LogProbs[j]
+			}
+			if math.Abs(float64(x)-want) > 1e-4 {
+				t.Errorf("row %d, token %d: %g, want %g", r, j, x, want)
+			}
+		}
+	}
+}
