@@ -17,7 +17,7 @@ import (
 // tokens the assistant wrote (its tool calls and their end token), 0 on the system prompt, the
 // task, the tool responses, the chat markup and padding.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.2 The SFT loss and its mask".
 func SFTLoss(logProbs, mask *graph.Node) *graph.Node {
 	return graph.Neg(MaskedMean(logProbs, mask))
 }
@@ -26,7 +26,7 @@ func SFTLoss(logProbs, mask *graph.Node) *graph.Node {
 // whose mask already leaves out the prompts. It ignores the advantages: which episodes it trains
 // on is the whole choice (AsDemonstrations, KeepSolved).
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.2 The SFT loss and its mask".
 func SFT() TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		return SFTLoss(in.LogProbs, in.Mask), nil
@@ -36,7 +36,7 @@ func SFT() TinyLoss {
 // AsDemonstrations marks episodes as targets to imitate: every call token gets advantage 1 (a
 // trainer needs advantages set; SFT does not read them). It returns eps.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
 func AsDemonstrations(eps []*TinyEpisode) []*TinyEpisode {
 	for _, ep := range eps {
 		ep.Advantages = make([][]float64, len(ep.Calls))
@@ -55,7 +55,7 @@ func AsDemonstrations(eps []*TinyEpisode) []*TinyEpisode {
 // trainer takes as if TinyAgent had sampled it. Its log-probs are 0, since no model made it. It
 // fails on an action TinyAgent cannot write.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
 func Demonstrate(pool *sandbox.Pool, env gym.Config, task *gym.Task, policy GymPolicy) (*TinyEpisode, error) {
 	e := gym.NewEnv(pool, env)
 	obs := e.Reset(task)
@@ -91,7 +91,7 @@ func Demonstrate(pool *sandbox.Pool, env gym.Config, task *gym.Task, policy GymP
 // stream (seed, i·reps + k), the episodes in parallel over the pool's workers, and returns them
 // in task order: all of them, or with solvedOnly only those the hidden tests passed.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
 func Demonstrations(pool *sandbox.Pool, env gym.Config, tasks []*gym.Task, agent GymAgent,
 	reps int, seed uint64, solvedOnly bool) ([]*TinyEpisode, error) {
 	eps := make([]*TinyEpisode, len(tasks)*reps)
@@ -126,7 +126,7 @@ func Demonstrations(pool *sandbox.Pool, env gym.Config, tasks []*gym.Task, agent
 // KeepSolved is rejection sampling's filter: the episodes whose submission passed every hidden
 // test, marked as demonstrations. The rest are thrown away, whatever they could have taught.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
 func KeepSolved(eps []*TinyEpisode) []*TinyEpisode {
 	var kept []*TinyEpisode
 	for _, ep := range eps {
@@ -142,7 +142,7 @@ func KeepSolved(eps []*TinyEpisode) []*TinyEpisode {
 // both. It returns them flat, chosen then rejected, as DPO reads them; a group whose episodes all
 // succeeded or all failed gives none.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 func PreferencePairs(groups [][]*TinyEpisode) []*TinyEpisode {
 	var out []*TinyEpisode
 	for _, g := range groups {
@@ -163,7 +163,7 @@ func PreferencePairs(groups [][]*TinyEpisode) []*TinyEpisode {
 
 // PreferenceConfig chooses the preference loss.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 type PreferenceConfig struct {
 	// Beta is DPO's β, the weight of the KL term of the objective it solves (the implicit reward
 	// is β·log π/π_ref); with IPO it is τ, and the loss pulls the margin to 1/(2τ).
@@ -175,7 +175,7 @@ type PreferenceConfig struct {
 // log-ratio margin h = chosen − rejected, where chosen and rejected [P] are log π(y)/π_ref(y) of
 // each pair's two answers: DPO's −log σ(β·h) = softplus(−β·h), or IPO's (h − 1/(2β))².
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 func PreferenceLoss(chosen, rejected, valid *graph.Node, cfg PreferenceConfig) *graph.Node {
 	h := graph.Sub(chosen, rejected)
 	var per *graph.Node
@@ -194,7 +194,7 @@ func PreferenceLoss(chosen, rejected, valid *graph.Node, cfg PreferenceConfig) *
 // mean implicit rewards β·log π_θ/π_ref; accuracy, the fraction whose chosen answer has the
 // larger one; logp_chosen and logp_rejected, the mean log-likelihoods of whole episodes.
 //
-// Defined in ch15_sft_preferences.ipynb, "Chapter 15: SFT, rejection sampling and preferences".
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 func DPO(cfg PreferenceConfig) TinyLoss {
 	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		e := in.Episode.Shape().Dimensions[1]
