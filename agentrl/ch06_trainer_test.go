@@ -120,20 +120,24 @@ func cycleAdvantages(eps []*TinyEpisode) {
 }
 
 // TestFixedShapeIsInert checks that padding a batch to the fixed shape changes neither the loss
-// nor the step: two agents with the same weights take one Fit on the same episodes, one padded,
-// and end with the same weights.
+// nor the step: agents with the same weights take one Fit on the same 12 episodes, unpadded,
+// padded, and padded by a trainer whose updates hold only 2 episodes (Fit takes more than an
+// update samples, as Chapter 15's SFT does), and end with the same weights.
 func TestFixedShapeIsInert(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
 	train := gym.Filter(tasks, gym.Train, "")[:4]
 	env := gym.Config{MaxTurns: 3}
 	var trainers []*TinyTrainer
-	for _, fixed := range []bool{false, true} {
+	for _, c := range []struct {
+		fixed        bool
+		groups, size int
+	}{{false, 4, 4}, {true, 4, 4}, {true, 1, 2}} {
 		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 4, LR: 1e-2,
-			Advantage: GroupBaseline(false), Loss: PGLoss(0.01), Seed: 1, FixedShape: fixed})
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: c.groups, GroupSize: c.size, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PGLoss(0.01), Seed: 1, FixedShape: c.fixed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,17 +183,19 @@ func TestFixedShapeIsInert(t *testing.T) {
 		}
 		fits = append(fits, fit)
 	}
-	if d := fits[0].Loss - fits[1].Loss; d > 1e-6 || d < -1e-6 || fits[0].Loss == 0 {
-		t.Fatalf("loss %v bucketed vs %v padded", fits[0].Loss, fits[1].Loss)
-	}
-	// Adam's first step is lr·g/(|g|+ε): where a gradient is near zero, summing the same terms in
-	// another order moves the step by a visible fraction of lr (1e-5 has been seen). Padding that
-	// leaked into the gradient would move such weights by up to lr = 1e-2.
-	a, b := tinyWeights(t, trainers[0].Agent), tinyWeights(t, trainers[1].Agent)
-	for i := range a {
-		for j := range a[i] {
-			if d := a[i][j] - b[i][j]; d > 1e-4 || d < -1e-4 {
-				t.Fatalf("weight %d[%d]: %v bucketed vs %v padded", i, j, a[i][j], b[i][j])
+	for k := 1; k < len(fits); k++ {
+		if d := fits[0].Loss - fits[k].Loss; d > 1e-6 || d < -1e-6 || fits[0].Loss == 0 {
+			t.Fatalf("loss %v bucketed vs %v padded (trainer %d)", fits[0].Loss, fits[k].Loss, k)
+		}
+		// Adam's first step is lr·g/(|g|+ε): where a gradient is near zero, summing the same terms
+		// in another order moves the step by a visible fraction of lr (1e-5 has been seen).
+		// Padding that leaked into the gradient would move such weights by up to lr = 1e-2.
+		a, b := tinyWeights(t, trainers[0].Agent), tinyWeights(t, trainers[k].Agent)
+		for i := range a {
+			for j := range a[i] {
+				if d := a[i][j] - b[i][j]; d > 1e-4 || d < -1e-4 {
+					t.Fatalf("weight %d[%d]: %v bucketed vs %v padded (trainer %d)", i, j, a[i][j], b[i][j], k)
+				}
 			}
 		}
 	}
