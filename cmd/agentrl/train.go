@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register(command{name: "train", summary: "train TinyAgent in the BugFix gym (train tinyagent -h)", run: trainMain})
+	register(command{name: "train", summary: "train TinyAgent in the BugFix gym (train tinyagent -h, train capstone -h)", run: trainMain})
 }
 
 // trainFlags are the settings of `agentrl train tinyagent`.
@@ -37,8 +37,15 @@ type trainFlags struct {
 }
 
 func trainMain(args []string) error {
+	if len(args) > 0 && args[0] == "capstone" {
+		f, err := parseCapstoneFlags(args[1:])
+		if err != nil {
+			return err
+		}
+		return trainCapstone(f, os.Stdout)
+	}
 	if len(args) == 0 || args[0] != "tinyagent" {
-		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]`", errUsage, unknownWhat(args))
+		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]` or `agentrl train capstone [flags]`", errUsage, unknownWhat(args))
 	}
 	f, err := parseTrainFlags(args[1:])
 	if err != nil {
@@ -87,11 +94,8 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 		fmt.Fprintln(stderr, "flags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return nil, usageErr(err)
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return nil, err
 	}
 	// Every update's batch holds a row per call, so -groups × -group-size × -turns sets its memory:
 	// the caps keep one update of the largest run within a few GB.
@@ -180,10 +184,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 }
 
 func trainTinyAgent(f *trainFlags, out io.Writer) error {
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
-	unlock, err := lockRun(f.out)
+	unlock, err := openRunFolder(f.out)
 	if err != nil {
 		return err
 	}
