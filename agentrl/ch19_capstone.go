@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
@@ -215,18 +216,6 @@ func HeldOutOutcomes(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps i
 	return out, nil
 }
 
-// SolveRate is the fraction of outcomes that are 1: the solve rate of HeldOutOutcomes' episodes
-// (0 for none).
-//
-// Defined in ch19_capstone.ipynb, "19.2 The pipeline, stage by stage".
-func SolveRate(outcomes []float64) float64 {
-	sum := 0.0
-	for _, x := range outcomes {
-		sum += x
-	}
-	return sum / float64(max(len(outcomes), 1))
-}
-
 // RunCapstone runs the capstone pipeline for cfg.Seeds seeds: the oracle's demonstrations on
 // the train tasks (one episode each), then for each seed s a fresh TinyAgent (seed offset s)
 // evaluated on held, fine-tuned on them (CapstoneSFT, seed s), evaluated, trained on preference
@@ -258,14 +247,14 @@ func RunCapstone(cfg CapstoneConfig, pool *sandbox.Pool, train, held []*gym.Task
 		if r.Untrained, err = eval(a); err != nil {
 			return res, err
 		}
-		fmt.Fprintf(progress, "seed %d: untrained, held-out solved %.3f\n", s, SolveRate(r.Untrained))
+		fmt.Fprintf(progress, "seed %d: untrained, held-out solved %.3f\n", s, Mean(r.Untrained))
 		if r.SFTLogs, err = CapstoneSFT(pool, train, a, demos, cfg, uint64(s)); err != nil {
 			return res, err
 		}
 		if r.SFT, err = eval(a); err != nil {
 			return res, err
 		}
-		fmt.Fprintf(progress, "seed %d: SFT, %d passes over %d demonstrations, held-out solved %.3f\n", s, cfg.SFTEpochs, len(demos), SolveRate(r.SFT))
+		fmt.Fprintf(progress, "seed %d: SFT, %d passes over %d demonstrations, held-out solved %.3f\n", s, cfg.SFTEpochs, len(demos), Mean(r.SFT))
 		final, logs, err := CapstonePreference(pool, train, a, cfg, uint64(200+s))
 		if err != nil {
 			return res, err
@@ -281,8 +270,109 @@ func RunCapstone(cfg CapstoneConfig, pool *sandbox.Pool, train, held []*gym.Task
 				return res, err
 			}
 		}
-		fmt.Fprintf(progress, "seed %d: DPO, %d steps on %d pairs, held-out solved %.3f\n", s, len(logs), r.Pairs, SolveRate(r.Final))
+		fmt.Fprintf(progress, "seed %d: DPO, %d steps on %d pairs, held-out solved %.3f\n", s, len(logs), r.Pairs, Mean(r.Final))
 		res.Runs = append(res.Runs, r)
 	}
 	return res, nil
+}
+
+// CapstoneRow is one agent's line of the capstone's evaluation (CapstoneTable).
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+type CapstoneRow struct {
+	Agent            string
+	Rates            []float64 // the held-out solve rate of each seed
+	Solved, Episodes int       // pooled over seeds
+	// WilsonLo and WilsonHi are the Wilson 95% interval of the pooled rate, which takes the
+	// episodes as independent; TaskLo and TaskHi the 95% bootstrap interval of the mean over
+	// tasks of TaskScores, which resamples the held-out tasks.
+	WilsonLo, WilsonHi, TaskLo, TaskHi float64
+	// VsUntrained and VsBefore compare TaskScores task by task (PairedTest) with the untrained
+	// agent's and with the stage before's (zero for the untrained agent itself).
+	VsUntrained, VsBefore Paired
+}
+
+// TaskScores is each task's solve rate over seeds and repetitions: outcomes[s] holds seed s's
+// episodes in task order, reps consecutive ones per task (HeldOutOutcomes' layout).
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+func TaskScores(outcomes [][]float64, reps int) []float64 {
+	if len(outcomes) == 0 || reps < 1 {
+		return nil
+	}
+	scores := make([]float64, len(outcomes[0])/reps)
+	for _, o := range outcomes {
+		for i, x := range o {
+			scores[i/reps] += x / float64(reps*len(outcomes))
+		}
+	}
+	return scores
+}
+
+// CapstoneTable evaluates res: a row each for the untrained, the warm-started (SFT) and the final
+// agent, in that order. Bootstrap intervals and paired tests draw reps resamples from seed.
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+func CapstoneTable(res CapstoneResult, reps int, seed uint64) []CapstoneRow {
+	stages := []struct {
+		name string
+		pick func(r CapstoneRun) []float64
+	}{{"untrained", func(r CapstoneRun) []float64 { return r.Untrained }},
+		{"SFT", func(r CapstoneRun) []float64 { return r.SFT }},
+		{"SFT, then DPO", func(r CapstoneRun) []float64 { return r.Final }}}
+	var rows []CapstoneRow
+	var scores [][]float64
+	for k, st := range stages {
+		row := CapstoneRow{Agent: st.name}
+		var outcomes [][]float64
+		for _, r := range res.Runs {
+			o := st.pick(r)
+			outcomes, row.Rates = append(outcomes, o), append(row.Rates, Mean(o))
+			row.Episodes += len(o)
+			for _, x := range o {
+				row.Solved += int(x)
+			}
+		}
+		row.WilsonLo, row.WilsonHi = Wilson(row.Solved, row.Episodes, 1.96)
+		scores = append(scores, TaskScores(outcomes, res.Config.EvalReps))
+		row.TaskLo, row.TaskHi = Bootstrap(scores[k], Mean, reps, 0.95, seed)
+		if k > 0 {
+			row.VsUntrained = PairedTest(scores[0], scores[k], reps, seed)
+			row.VsBefore = PairedTest(scores[k-1], scores[k], reps, seed)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// WriteCapstoneTable prints CapstoneTable's rows: the solve rate over seeds (mean ± std), the
+// pooled count with its Wilson interval, the interval over tasks, and the paired comparisons
+// (mean per-task difference, its interval and p-value, "p < 0.001" below that) with the
+// untrained agent and with the stage before.
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+func WriteCapstoneTable(w io.Writer, rows []CapstoneRow) {
+	paired := func(p Paired) string {
+		if p.N == 0 {
+			return ""
+		}
+		if p.P < 0.001 {
+			return fmt.Sprintf("%+.3f [%+.3f, %+.3f] p < 0.001", p.Diff, p.Lo, p.Hi)
+		}
+		return fmt.Sprintf("%+.3f [%+.3f, %+.3f] p %.3f", p.Diff, p.Lo, p.Hi, p.P)
+	}
+	fmt.Fprintf(w, "%-14s %15s %8s %16s %16s   %-34s %s\n", "agent", "solved, seeds", "pooled", "Wilson 95%",
+		"over tasks 95%", "vs untrained, per task", "vs the stage before")
+	fmt.Fprintln(w, strings.Repeat("-", 138))
+	for _, r := range rows {
+		var runs [][]float64
+		for _, x := range r.Rates {
+			runs = append(runs, []float64{x})
+		}
+		m, sd := MeanStd(runs)
+		line := fmt.Sprintf("%-14s %7.3f ± %.3f %8s   [%.3f, %.3f]   [%.3f, %.3f]   %-34s %s", r.Agent, m[0], sd[0],
+			fmt.Sprintf("%d/%d", r.Solved, r.Episodes), r.WilsonLo, r.WilsonHi, r.TaskLo, r.TaskHi,
+			paired(r.VsUntrained), paired(r.VsBefore))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
 }

@@ -48,15 +48,6 @@ func TestBatchLog(t *testing.T) {
 	}
 }
 
-func TestSolveRate(t *testing.T) {
-	if got := SolveRate([]float64{1, 0, 0, 1, 1}); got != 0.6 {
-		t.Errorf("SolveRate = %g, want 0.6", got)
-	}
-	if got := SolveRate(nil); got != 0 {
-		t.Errorf("SolveRate(nil) = %g, want 0", got)
-	}
-}
-
 func TestHeldOutOutcomes(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
 	held := gym.Filter(tasks, gym.Test, "")[:6]
@@ -82,8 +73,8 @@ func TestHeldOutOutcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(SolveRate(out)-ev.Solved) > 1e-12 {
-		t.Errorf("solve rate %g, EvalTinyAgent's %g", SolveRate(out), ev.Solved)
+	if math.Abs(Mean(out)-ev.Solved) > 1e-12 {
+		t.Errorf("solve rate %g, EvalTinyAgent's %g", Mean(out), ev.Solved)
 	}
 }
 
@@ -132,7 +123,7 @@ func TestRunCapstone(t *testing.T) {
 				t.Errorf("seed %d: zero_var %g, accuracy %g", r.Seed, z, l.Metrics["accuracy"])
 			}
 		}
-		before, after = before+SolveRate(r.Untrained), after+SolveRate(r.SFT)
+		before, after = before+Mean(r.Untrained), after+Mean(r.SFT)
 	}
 	if after <= before {
 		t.Errorf("SFT on the oracle's demonstrations of these tasks: solve rate %g, untrained %g", after/2, before/2)
@@ -144,5 +135,60 @@ func TestRunCapstone(t *testing.T) {
 	}
 	if !reflect.DeepEqual(again.Runs[0], res.Runs[1]) {
 		t.Errorf("seed 1 alone: %+v\nseed 1 of two: %+v", again.Runs[0], res.Runs[1])
+	}
+}
+
+func TestTaskScores(t *testing.T) {
+	// Two seeds, three tasks, two episodes per task: task 0 solved 1+2 of 4, task 1 0 of 4,
+	// task 2 4 of 4.
+	got := TaskScores([][]float64{{1, 0, 0, 0, 1, 1}, {1, 1, 0, 0, 1, 1}}, 2)
+	if want := []float64{0.75, 0, 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("TaskScores = %v, want %v", got, want)
+	}
+}
+
+func TestCapstoneTable(t *testing.T) {
+	// Two seeds on four tasks, one episode each. Untrained: 1 of 8 solved; SFT: 4 of 8; final: 7.
+	res := CapstoneResult{Config: CapstoneConfig{EvalReps: 1}, Runs: []CapstoneRun{
+		{Untrained: []float64{1, 0, 0, 0}, SFT: []float64{1, 1, 0, 0}, Final: []float64{1, 1, 1, 0}},
+		{Untrained: []float64{0, 0, 0, 0}, SFT: []float64{1, 0, 1, 0}, Final: []float64{1, 1, 1, 1}},
+	}}
+	rows := CapstoneTable(res, 1000, 1)
+	if len(rows) != 3 || rows[0].Agent != "untrained" || rows[2].Agent != "SFT, then DPO" {
+		t.Fatalf("rows %+v", rows)
+	}
+	for i, want := range [][3]float64{{0.25, 0, 1}, {0.5, 0.5, 4}, {0.75, 1, 7}} {
+		r := rows[i]
+		if r.Rates[0] != want[0] || r.Rates[1] != want[1] || r.Solved != int(want[2]) || r.Episodes != 8 {
+			t.Errorf("%s: rates %v, solved %d of %d; want %v", r.Agent, r.Rates, r.Solved, r.Episodes, want)
+		}
+		lo, hi := Wilson(r.Solved, 8, 1.96)
+		if r.WilsonLo != lo || r.WilsonHi != hi || r.TaskLo > r.TaskHi {
+			t.Errorf("%s: intervals [%g, %g] and [%g, %g]", r.Agent, r.WilsonLo, r.WilsonHi, r.TaskLo, r.TaskHi)
+		}
+	}
+	// Per-task scores: untrained (0.5, 0, 0, 0), SFT (1, 0.5, 0.5, 0), final (1, 1, 1, 0.5).
+	// Final against untrained: differences 0.5, 1, 1, 0.5, mean 0.75, all four of one sign: of
+	// the 16 sign patterns, only these and their mirror image are as extreme, p = 2/16.
+	if p := rows[2].VsUntrained; p.N != 4 || math.Abs(p.Diff-0.75) > 1e-12 || p.Lo < 0.5 || p.Hi > 1 || math.Abs(p.P-0.125) > 1e-12 {
+		t.Errorf("final vs untrained %+v, want N 4, diff 0.75 inside [0.5, 1], p 0.125", p)
+	}
+	// Final against SFT: 0, 0.5, 0.5, 0.5, mean 0.375; SFT against untrained: 0.5, 0.5, 0.5, 0, mean 0.375.
+	if d := rows[2].VsBefore.Diff; math.Abs(d-0.375) > 1e-12 {
+		t.Errorf("final vs SFT: %g, want 0.375", d)
+	}
+	if d := rows[1].VsUntrained.Diff; math.Abs(d-0.375) > 1e-12 || rows[1].VsBefore != rows[1].VsUntrained {
+		t.Errorf("SFT vs untrained: %+v and %+v, want 0.375 both", rows[1].VsUntrained, rows[1].VsBefore)
+	}
+	if rows[0].VsUntrained.N != 0 {
+		t.Errorf("the untrained row compares with itself: %+v", rows[0].VsUntrained)
+	}
+	rows[1].VsUntrained.P = 0.0004 // printed as a bound, not as 0.000
+	var b bytes.Buffer
+	WriteCapstoneTable(&b, rows)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 5 || strings.HasSuffix(lines[2], " ") || !strings.Contains(lines[4], "SFT, then DPO    0.875 ± 0.177      7/8") || !strings.Contains(lines[4], "+0.750 [") ||
+		!strings.Contains(lines[3], "+0.375 [+0.125, +0.500] p < 0.001") {
+		t.Errorf("WriteCapstoneTable:\n%s", b.String())
 	}
 }

@@ -180,13 +180,11 @@ func writeJSONLines[T any](path string, lines []T) error {
 	return fh.Close()
 }
 
-// printCapstone prints the evaluation table and the alarms of Diagnose for every stage of every seed.
+// printCapstone prints the evaluation table (Chapter 19's, with Chapter 17's intervals and paired
+// tests) and the alarms of Chapter 18's rules for every stage of every seed.
 func printCapstone(out io.Writer, res agentrl.CapstoneResult) {
-	for _, r := range res.Runs {
-		fmt.Fprintf(out, "seed %d: untrained %.3f, SFT %.3f, final %.3f\n", r.Seed,
-			agentrl.SolveRate(r.Untrained), agentrl.SolveRate(r.SFT), agentrl.SolveRate(r.Final))
-	}
-	fmt.Fprintln(out, "\nalarms (Chapter 18's rules):")
+	agentrl.WriteCapstoneTable(out, agentrl.CapstoneTable(res, 10000, 19))
+	fmt.Fprintln(out, "\nalarms (Chapter 18's rules, on every SFT pass and DPO step):")
 	none := true
 	for _, r := range res.Runs {
 		for _, s := range []struct {

@@ -43,7 +43,7 @@ func TestTrainCapstone(t *testing.T) {
 	if err := trainCapstone(f, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"untrained", "SFT", "final", "alarms", dir} {
+	for _, want := range []string{"untrained", "SFT, then DPO", "Wilson 95%", "vs untrained", "alarms", dir} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
