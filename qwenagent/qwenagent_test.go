@@ -130,23 +130,12 @@ func group(t *testing.T, a *Agent) []*Episode {
 	return eps
 }
 
-func mean(xs []float32) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += float64(x)
-	}
-	return s / float64(len(xs))
-}
-
 // TestUpdateFollowsAdvantages checks the sign of an update: the solved episode's agent tokens
 // become more likely, the unsolved ones' less.
 func TestUpdateFollowsAdvantages(t *testing.T) {
 	a, _ := tinyAgent(t)
 	eps := group(t, a)
-	tr, err := NewTrainer(a.Model, TrainOptions{LR: 1e-2, Clip: 0.2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := newTrainer(t, a)
 	step, err := tr.Update(eps)
 	if err != nil {
 		t.Fatal(err)
@@ -183,10 +172,7 @@ func TestUpdateFollowsAdvantages(t *testing.T) {
 func TestCheckpointResumes(t *testing.T) {
 	a, _ := tinyAgent(t)
 	eps := group(t, a)
-	tr, err := NewTrainer(a.Model, TrainOptions{LR: 1e-2, Clip: 0.2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := newTrainer(t, a)
 	if _, err := tr.Update(eps); err != nil {
 		t.Fatal(err)
 	}
@@ -198,10 +184,7 @@ func TestCheckpointResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr2, err := NewTrainer(b.Model, TrainOptions{LR: 1e-2, Clip: 0.2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr2 := newTrainer(t, b)
 	if err := tr2.Restore(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -236,5 +219,45 @@ func TestCheckpointResumes(t *testing.T) {
 	same("after a second update")
 	if _, err := Load(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "config.json") {
 		t.Errorf("Load of an empty folder: %v", err)
+	}
+}
+
+func newTrainer(t *testing.T, a *Agent) *Trainer {
+	t.Helper()
+	tr, err := NewTrainer(a.Model, TrainOptions{LR: 1e-2, Clip: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// TestPlayRound runs two rounds with the teacher and checks what they report.
+func TestPlayRound(t *testing.T) {
+	a, _ := tinyAgent(t)
+	task, pool := taskAndPool(t)
+	tr := newTrainer(t, a)
+	o := RoundOptions{Group: 3, Turns: 2, MaxNew: 8, Temperature: 1, Seed: 5, Teacher: true}
+	for u := 1; u <= 2; u++ {
+		r, err := tr.PlayRound(a, pool, []*gym.Task{task}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%+v", r)
+		// With 2 calls the teacher reads and tests: no submission, so every reward is 0 and
+		// nothing moves.
+		if r.Update != u || r.Task != task.ID || r.Replies != 4 || len(r.Rewards) != 3 || r.GainUp != 0 || r.GainDown != 0 || r.PromptTokens < 300 {
+			t.Errorf("round %d: %+v", u, r)
+		}
+	}
+	o.Turns = 4
+	r, err := tr.PlayRound(a, pool, []*gym.Task{task}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rewards[0] != 1 || r.GainUp <= 0 || r.GainDown >= 0 || r.Replies != 8 {
+		t.Errorf("round with the teacher's solution: %+v", r)
+	}
+	if _, err := tr.PlayRound(a, pool, nil, o); err == nil {
+		t.Error("a round without tasks: no error")
 	}
 }

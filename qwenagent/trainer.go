@@ -3,7 +3,7 @@ package qwenagent
 import (
 	"fmt"
 
-	. "github.com/gomlx/gomlx/core/graph" //nolint:staticcheck
+	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
@@ -45,18 +45,18 @@ func NewTrainer(m *model.Model, o TrainOptions) (*Trainer, error) {
 	opt := optimizer.Adam().LearningRate(o.LR).Done()
 	var err error
 	// in: ids [B,T], at, targets [B,K] int32; old, advantages, mask [B,K] float32.
-	t.step, err = mlmodel.NewExec(m.Backend(), m.Store, func(scope *mlmodel.Scope, in []*Node) []*Node {
+	t.step, err = mlmodel.NewExec(m.Backend(), m.Store, func(scope *mlmodel.Scope, in []*graph.Node) []*graph.Node {
 		g := in[0].Graph()
 		m.Store.SetTraining(g, true) // weights as parameters, not constants: they change
 		lp := m.LogProbsAtGraph(in[0], in[1], in[2])
 		loss := agentrl.PPOPolicyLoss(lp, in[3], in[4], in[5], agentrl.PPOConfig{ClipLow: o.Clip, ClipHigh: o.Clip})
 		opt.UpdateGraph(scope, g, loss)
-		return []*Node{loss, lp}
+		return []*graph.Node{loss, lp}
 	})
 	if err != nil {
 		return nil, err
 	}
-	t.score, err = mlmodel.NewExec(m.Backend(), m.Store, func(_ *mlmodel.Scope, ids, at, targets *Node) *Node {
+	t.score, err = mlmodel.NewExec(m.Backend(), m.Store, func(_ *mlmodel.Scope, ids, at, targets *graph.Node) *graph.Node {
 		m.Store.SetTraining(ids.Graph(), true)
 		return m.LogProbsAtGraph(ids, at, targets)
 	})
