@@ -2,6 +2,7 @@ package qwenagent
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -259,5 +260,40 @@ func TestPlayRound(t *testing.T) {
 	}
 	if _, err := tr.PlayRound(a, pool, nil, o); err == nil {
 		t.Error("a round without tasks: no error")
+	}
+}
+
+// TestTrainerRefusals checks the defaults and the errors of bad input.
+func TestTrainerRefusals(t *testing.T) {
+	a, dir := tinyAgent(t)
+	tr, err := NewTrainer(a.Model, DefaultTrainOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := tr.Opts; o.LR != 1e-3 || o.Clip != 0.2 || o.ScaleByStd || o.TrainEmbeddings {
+		t.Errorf("default options %+v", o)
+	}
+	if _, err := tr.Update(nil); err == nil {
+		t.Error("an update without episodes: no error")
+	}
+	if _, err := tr.UpdateWith([]agentrl.Trajectory{{}}, nil); err == nil {
+		t.Error("an update with 0 advantages for 1 trajectory: no error")
+	}
+	// Another architecture is refused by name.
+	cfg, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	llama := strings.Replace(strings.Replace(string(cfg), "Qwen3ForCausalLM", "LlamaForCausalLM", 1), `"qwen3"`, `"llama"`, 1)
+	if err := os.WriteFile(filepath.Join(other, "config.json"), []byte(llama), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(other, nil); err == nil || !strings.Contains(err.Error(), "llama") {
+		t.Errorf("Load of a Llama config: %v", err)
+	}
+	// A downloaded model's folder holds weights only: training starts there with fresh moments.
+	if err := tr.Restore(dir); err != nil || tr.Updates != 0 {
+		t.Errorf("Restore from a folder without trainer state: %v, %d updates", err, tr.Updates)
 	}
 }
