@@ -52,7 +52,7 @@ func parseCapstoneFlags(args []string) (*capstoneFlags, error) {
 			"intervals, paired comparisons, and the alarms of Chapter 18's rules.\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlagsOnly(fs, args); err != nil {
+	if err := parseFlagSet(fs, args); err != nil {
 		return nil, err
 	}
 	if err := checkBounds(
@@ -76,25 +76,6 @@ func parseCapstoneFlags(args []string) (*capstoneFlags, error) {
 	}
 	c.Checkpoints = f.out
 	return f, nil
-}
-
-// parseFlagsOnly parses args into fs and refuses arguments after the flags: a usage error either way.
-func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return usageErr(err)
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	return nil
-}
-
-// openRunFolder makes the run folder dir if it is missing and takes its lock (lockRun).
-func openRunFolder(dir string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return lockRun(dir)
 }
 
 // capstoneLine is one line of a capstone run's metrics.jsonl: a gradient step of one stage of
