@@ -138,8 +138,8 @@ func trainCapstone(f *capstoneFlags, out io.Writer) error {
 	if err := writeJSONLines(filepath.Join(f.out, "metrics.jsonl"), lines); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "capstone: %d seeds from offset %d, %d held-out tasks × %d episodes per agent: %.1f s\n\n",
-		f.cfg.Seeds, f.cfg.FirstSeed, len(held), f.cfg.EvalReps, time.Since(start).Seconds())
+	fmt.Fprintf(out, "capstone: seeds %d to %d, %d held-out tasks × %d evaluation episodes per agent: %.1f s\n\n",
+		f.cfg.FirstSeed, f.cfg.FirstSeed+f.cfg.Seeds-1, len(held), f.cfg.EvalReps, time.Since(start).Seconds())
 	printCapstone(out, res)
 	fmt.Fprintf(out, "\nrun folder: %s (run.json, metrics.jsonl, final-seedN.gob)\n", f.out)
 	return nil
