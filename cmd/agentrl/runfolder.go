@@ -68,7 +68,7 @@ func (run runSettings) differences(now runSettings) []string {
 	return diffs
 }
 
-func writeSettings(path string, s runSettings) error {
+func writeSettings(path string, s any) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -82,6 +82,19 @@ func writeSettings(path string, s runSettings) error {
 
 // checkSettings refuses to resume the run whose settings are in path under other settings.
 func checkSettings(path string, now runSettings) error {
+	var run runSettings
+	if err := readSettings(path, &run); err != nil {
+		return err
+	}
+	if diffs := run.differences(now); len(diffs) > 0 {
+		return fmt.Errorf("%w: -resume continues a run under its own settings, and these differ from the run's: %s (give them as the run had them, or start a new run with -out)",
+			errUsage, strings.Join(diffs, ", "))
+	}
+	return nil
+}
+
+// readSettings reads the settings a run folder's run.json holds into run.
+func readSettings(path string, run any) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%s is missing, so this run's settings cannot be checked: start a new run with -out", path)
@@ -89,15 +102,18 @@ func checkSettings(path string, now runSettings) error {
 	if err != nil {
 		return err
 	}
-	var run runSettings
-	if err := json.Unmarshal(b, &run); err != nil {
+	if err := json.Unmarshal(b, run); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if diffs := run.differences(now); len(diffs) > 0 {
-		return fmt.Errorf("%w: -resume continues a run under its own settings, and these differ from the run's: %s (give them as the run had them, or start a new run with -out)",
-			errUsage, strings.Join(diffs, ", "))
-	}
 	return nil
+}
+
+// openRunFolder makes the run folder dir if it is missing and takes its lock (lockRun).
+func openRunFolder(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return lockRun(dir)
 }
 
 // lockRun takes the run folder's lock, so that two processes never write one run at once. The

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register(command{name: "train", summary: "train TinyAgent in the BugFix gym (train tinyagent -h)", run: trainMain})
+	register(command{name: "train", summary: "train TinyAgent, or a Qwen3 model, in the BugFix gym (train tinyagent -h, train capstone -h, train qwen3 -h)", run: trainMain})
 }
 
 // trainFlags are the settings of `agentrl train tinyagent`.
@@ -37,8 +37,18 @@ type trainFlags struct {
 }
 
 func trainMain(args []string) error {
+	if len(args) > 0 && args[0] == "capstone" {
+		f, err := parseCapstoneFlags(args[1:])
+		if err != nil {
+			return err
+		}
+		return trainCapstone(f, os.Stdout)
+	}
+	if len(args) > 0 && args[0] == "qwen3" {
+		return trainQwen3Main(args[1:], os.Stdout)
+	}
 	if len(args) == 0 || args[0] != "tinyagent" {
-		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]`", errUsage, unknownWhat(args))
+		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]`, `agentrl train capstone [flags]` or `agentrl train qwen3 [flags]`", errUsage, unknownWhat(args))
 	}
 	f, err := parseTrainFlags(args[1:])
 	if err != nil {
@@ -87,11 +97,8 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 		fmt.Fprintln(stderr, "flags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return nil, usageErr(err)
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if err := parseFlagSet(fs, args); err != nil {
+		return nil, err
 	}
 	// Every update's batch holds a row per call, so -groups × -group-size × -turns sets its memory:
 	// the caps keep one update of the largest run within a few GB.
@@ -122,6 +129,17 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	f.metrics = filepath.Join(f.out, "metrics.jsonl")
 	f.checkpoint = filepath.Join(f.out, "checkpoint.gob")
 	return f, nil
+}
+
+// parseFlagSet parses args, none of which may be left over.
+func parseFlagSet(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return usageErr(err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	return nil
 }
 
 // metricLine is one line of metrics.jsonl: an update, or an evaluation.
@@ -180,10 +198,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 }
 
 func trainTinyAgent(f *trainFlags, out io.Writer) error {
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
-	unlock, err := lockRun(f.out)
+	unlock, err := openRunFolder(f.out)
 	if err != nil {
 		return err
 	}
@@ -379,7 +394,7 @@ func writeMetrics(path string, lines []metricLine) error {
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
-func appendMetric(path string, m metricLine) error {
+func appendMetric(path string, m any) error {
 	data, err := json.Marshal(m)
 	if err != nil {
 		return err

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/qwen3/files"
+	"github.com/agenticrl/course/qwen3/model"
+	"github.com/agenticrl/course/qwenagent"
+)
+
+// qwen3Settings are the settings a Qwen3 run's updates depend on, kept in its run.json.
+type qwen3Settings struct {
+	ModelDir    string
+	Round       qwenagent.RoundOptions
+	Train       qwenagent.TrainOptions
+	Tasks       string
+	TestTimeout time.Duration
+}
+
+type qwen3TrainFlags struct {
+	qwen3Settings
+	steps, every int
+	out          string
+	resume       bool
+	progress     io.Writer
+}
+
+const qwen3TrainUsage = `usage: agentrl train qwen3 -model-dir DIR [flags]
+
+Trains a Qwen3 model as a BugFix agent with a GRPO-family update: each update draws a train task,
+plays -group-size episodes of it through the model's chat template (replies sampled with the
+key/value cache, <tool_call> JSON parsed into gym actions, tool responses appended), and takes one
+Adam step on the clipped token-level surrogate over the agent's tokens, with group-relative
+advantages. The run folder (-out) keeps run.json (the settings), metrics.jsonl (one line per
+update) and checkpoint/ (config.json and model.safetensors, which -model-dir and every
+"agentrl qwen3" command read, plus Adam's state for -resume).
+
+Weights: -model-dir names a folder with config.json and safetensors (a download of
+Qwen/Qwen3-0.6B); without it the Hugging Face cache is searched. Nothing is downloaded. To try the
+loop without weights: agentrl qwen3 init-tiny DIR, then -model-dir DIR -lr 1e-3.
+
+Backend: the pure-Go CPU backend. A GPU needs XLA: build agentrl with GoMLX's XLA backend
+imported (github.com/gomlx/go-xla/compute/xla), install a PJRT CUDA plugin yourself and set
+GOMLX_BACKEND=xla:/path/to/pjrt_c_api_cuda_plugin.so (README, "Using a GPU").
+
+flags:`
+
+func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
+	f := &qwen3TrainFlags{progress: stderr}
+	r, tr := &f.Round, &f.Train
+	*tr = qwenagent.DefaultTrainOptions()
+	tr.LR = 1e-6
+	fs := flag.NewFlagSet("train qwen3", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.ModelDir, "model-dir", "", "model folder (config.json + safetensors); default: Qwen/Qwen3-0.6B in the Hugging Face cache")
+	fs.IntVar(&f.steps, "steps", 2, "updates")
+	fs.IntVar(&r.Group, "group-size", 4, "episodes per task in an update")
+	fs.IntVar(&r.Turns, "turns", 4, "tool calls per episode")
+	fs.IntVar(&r.MaxNew, "max-new", 64, "tokens per reply at most")
+	fs.Float64Var(&r.Temperature, "temperature", 1, "sampling temperature")
+	fs.BoolVar(&r.Teacher, "teacher", false, "make each group's first episode the scripted solution (a warm start while the model cannot solve a task)")
+	fs.Uint64Var(&r.Seed, "seed", 1, "seeds the tasks drawn and every sample")
+	fs.Float64Var(&tr.LR, "lr", tr.LR, "Adam learning rate (1e-6 suits Qwen3-0.6B; a tiny random checkpoint needs about 1e-3)")
+	fs.Float64Var(&tr.Clip, "clip", tr.Clip, "clip range ε of the surrogate")
+	fs.BoolVar(&tr.ScaleByStd, "scale-std", false, "GRPO's advantages (divided by the group's standard deviation); default Dr. GRPO's (not divided)")
+	fs.BoolVar(&tr.TrainEmbeddings, "train-embeddings", false, "also train the embedding matrix")
+	fs.StringVar(&f.out, "out", "", "run folder (default runs/qwen3-seedN)")
+	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint under the settings in its run.json (only -steps may change)")
+	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
+	fs.StringVar(&f.Tasks, "tasks", defaultTasks(), "task folder")
+	fs.DurationVar(&f.TestTimeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, qwen3TrainUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlagSet(fs, args); err != nil {
+		return nil, err
+	}
+	if err := checkBounds(
+		bound{flag: "-steps", value: float64(f.steps), lo: 1, hi: 100_000},
+		bound{flag: "-group-size", value: float64(r.Group), lo: 2, hi: 64},
+		bound{flag: "-turns", value: float64(r.Turns), lo: 1, hi: 32},
+		bound{flag: "-max-new", value: float64(r.MaxNew), lo: 1, hi: 4096},
+		bound{flag: "-temperature", value: r.Temperature, lo: 0, hi: 10, loOpen: true},
+		bound{flag: "-lr", value: tr.LR, lo: 0, hi: 1, loOpen: true},
+		bound{flag: "-clip", value: tr.Clip, lo: 0, hi: 10, loOpen: true},
+		bound{flag: "-checkpoint-every", value: float64(f.every), lo: 1, hi: 100_000},
+		bound{flag: "-test-timeout", value: f.TestTimeout.Seconds(), lo: 0, hi: 60, loOpen: true},
+	); err != nil {
+		return nil, err
+	}
+	if f.out == "" {
+		f.out = filepath.Join("runs", fmt.Sprintf("qwen3-seed%d", r.Seed))
+	}
+	if tasks, err := filepath.Abs(f.Tasks); err == nil {
+		f.Tasks = tasks
+	}
+	return f, nil
+}
+
+// qwen3ModelDir is the folder -model-dir names, or Qwen3-0.6B in the Hugging Face cache.
+func qwen3ModelDir(dir string) (string, error) {
+	const how = "pass -model-dir DIR, a folder holding config.json and model.safetensors (a download of " + files.Repo +
+		"), or download it into the Hugging Face cache; to try the loop without weights, write a small random checkpoint with `agentrl qwen3 init-tiny DIR` and pass -model-dir DIR"
+	if dir == "" {
+		d, err := files.Find("")
+		if err == nil && d.Source == files.FromHFCache {
+			if _, err := os.Stat(filepath.Join(d.Path, model.ConfigFile)); err == nil {
+				return d.Path, nil
+			}
+		}
+		return "", fmt.Errorf("%w: no Qwen3 weights found: %s", errUsage, how)
+	}
+	if _, err := os.Stat(filepath.Join(dir, model.ConfigFile)); err != nil {
+		return "", fmt.Errorf("%w: %s has no %s: %s", errUsage, dir, model.ConfigFile, how)
+	}
+	return filepath.Abs(dir)
+}
+
+func trainQwen3Main(args []string, out io.Writer) error {
+	f, err := parseQwen3TrainFlags(args)
+	if err != nil {
+		return err
+	}
+	return trainQwen3(f, out)
+}
+
+func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
+	var err error
+	if !f.resume {
+		if f.ModelDir, err = qwen3ModelDir(f.ModelDir); err != nil {
+			return err
+		}
+	}
+	unlock, err := openRunFolder(f.out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	settings, metrics, ckpt := filepath.Join(f.out, "run.json"), filepath.Join(f.out, "metrics.jsonl"), filepath.Join(f.out, "checkpoint")
+	load := ckpt
+	if f.resume {
+		if err := checkQwen3Settings(settings, f.qwen3Settings, f.ModelDir != ""); err != nil {
+			return err
+		}
+	} else {
+		if _, err := os.Stat(ckpt); err == nil {
+			return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
+		}
+		if err := writeSettings(settings, f.qwen3Settings); err != nil {
+			return err
+		}
+		load = f.ModelDir
+	}
+	all, err := loadTasks(f.Tasks)
+	if err != nil {
+		return err
+	}
+	tasks := gym.Filter(all, gym.Train, "")
+	if len(tasks) == 0 {
+		return fmt.Errorf("no train tasks in %s", f.Tasks)
+	}
+	a, err := qwenagent.Load(load, nil)
+	if err != nil {
+		return err
+	}
+	tr, err := qwenagent.NewTrainer(a.Model, f.Train)
+	if err != nil {
+		return err
+	}
+	if f.resume {
+		if err := tr.Restore(ckpt); err != nil {
+			return err
+		}
+		if err := keepMetrics(metrics, tr.Updates); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
+	} else if err := os.WriteFile(metrics, nil, 0o644); err != nil {
+		return err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: f.TestTimeout, MemoDir: memoDir()})
+	if err != nil {
+		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+	}
+	defer pool.Close()
+	c := a.Model.Config
+	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s\n", load, c.NumHiddenLayers, c.HiddenSize, c.NumParameters(), a.Model.Backend().Name())
+	bar := newProgress(f.progress, f.steps)
+	var rewards, secs float64
+	var replies, parsed, prompt, rounds int
+	for tr.Updates < f.steps {
+		r, err := tr.PlayRound(a, pool, tasks, f.Round)
+		if err != nil {
+			return fmt.Errorf("update %d: %w (last checkpoint: %s)", tr.Updates+1, err, ckpt)
+		}
+		if err := appendMetric(metrics, r); err != nil {
+			return err
+		}
+		rewards += meanOf(r.Rewards)
+		replies, parsed, prompt, rounds = replies+r.Replies, parsed+r.Parsed, r.PromptTokens, rounds+1
+		secs += r.RolloutSeconds + r.UpdateSeconds
+		bar.update(tr.Updates, fmt.Sprintf("reward %.2f  parsed %d/%d  log-prob change %+.3f / %+.3f", meanOf(r.Rewards), r.Parsed, r.Replies, r.GainUp, r.GainDown))
+		if tr.Updates%f.every == 0 || tr.Updates == f.steps {
+			if err := tr.Save(ckpt); err != nil {
+				return err
+			}
+		}
+	}
+	bar.done()
+	if rounds == 0 {
+		fmt.Fprintf(out, "the run already has %d updates: raise -steps to train further\n", tr.Updates)
+		return nil
+	}
+	fmt.Fprintf(out, "%d updates of %d episodes: mean reward %.3f, replies that parsed as a tool call %d of %d, prompt %d tokens, %.1f s per update\n",
+		rounds, f.Round.Group, rewards/float64(rounds), parsed, replies, prompt, secs/float64(rounds))
+	fmt.Fprintf(out, "metrics: %s  checkpoint: %s\n", metrics, ckpt)
+	return nil
+}
+
+func meanOf(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(max(len(xs), 1))
+}
+
+// checkQwen3Settings refuses to resume under other settings than the run's (-steps aside). A
+// resumed run reads its model from its checkpoint, so -model-dir is only compared when given.
+func checkQwen3Settings(path string, now qwen3Settings, modelDirGiven bool) error {
+	var run qwen3Settings
+	if err := readSettings(path, &run); err != nil {
+		return err
+	}
+	if !modelDirGiven {
+		now.ModelDir = run.ModelDir
+	} else if abs, err := filepath.Abs(now.ModelDir); err == nil {
+		now.ModelDir = abs
+	}
+	diffs := fieldDiffs("", reflect.ValueOf(run), reflect.ValueOf(now))
+	sort.Strings(diffs)
+	if len(diffs) > 0 {
+		return fmt.Errorf("%w: -resume continues a run under its own settings, and these differ from the run's: %s (give them as the run had them, or start a new run with -out)",
+			errUsage, strings.Join(diffs, ", "))
+	}
+	return nil
+}
+
+// fieldDiffs names the fields of two values of one struct type that differ, as "Path was (now is)".
+func fieldDiffs(prefix string, a, b reflect.Value) []string {
+	if a.Kind() != reflect.Struct {
+		if reflect.DeepEqual(a.Interface(), b.Interface()) {
+			return nil
+		}
+		return []string{fmt.Sprintf("%s %v (now %v)", prefix, a.Interface(), b.Interface())}
+	}
+	var out []string
+	for i := range a.NumField() {
+		out = append(out, fieldDiffs(strings.TrimPrefix(prefix+"."+a.Type().Field(i).Name, "."), a.Field(i), b.Field(i))...)
+	}
+	return out
+}
+
+// keepMetrics cuts metrics.jsonl to its first n lines: the updates the checkpoint holds.
+func keepMetrics(path string, n int) error {
+	raw, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+}

@@ -1,0 +1,299 @@
+package qwenagent
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/checkout"
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/qwen3/chat"
+	"github.com/agenticrl/course/qwen3/model"
+)
+
+// tiny is Qwen3's vocabulary with small layers: the real tokenizer's ids are all valid.
+var tinyOpts = model.TinyOptions{Seed: 3, Tied: true, HiddenSize: 32, IntermediateSize: 64, HeadDim: 8}
+
+func tinyAgent(t *testing.T) (*Agent, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := model.WriteTiny(dir, tinyOpts); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, dir
+}
+
+var fixture = sync.OnceValues(func() (*sandbox.Pool, error) { return sandbox.New(sandbox.Options{Workers: 1}) })
+
+func taskAndPool(t *testing.T) (*gym.Task, *sandbox.Pool) {
+	t.Helper()
+	root, err := checkout.Root()
+	if err != nil {
+		t.Skip("no checkout:", err)
+	}
+	tasks, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := fixture()
+	if err != nil {
+		t.Skip("no sandbox:", err)
+	}
+	return gym.Filter(tasks, gym.Train, "")[0], pool
+}
+
+const turns = 4
+
+func env(pool *sandbox.Pool) *gym.Env {
+	return gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: turns})
+}
+
+// TestCallTextIsTheTemplates checks CallText against the template's own rendering of a call.
+func TestCallTextIsTheTemplates(t *testing.T) {
+	a, _ := tinyAgent(t)
+	args := schema(`{"path": "m.py", "start": 2}`)
+	text, err := a.Template.Render([]chat.Message{{Role: "user", Content: "u"},
+		{Role: "assistant", ToolCalls: []chat.ToolCall{{Name: "edit", Arguments: args}}}}, chat.Options{EnableThinking: thinkingOff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := CallText("edit", args) + "<|im_end|>"; !strings.Contains(text, want) {
+		t.Errorf("the template writes\n%s\nwhich does not hold\n%s", text, want)
+	}
+}
+
+// TestPlay runs a sampled episode and the scripted solution through the template, the parser
+// and the gym, and checks the token stream: a prompt holding the tool schema, agent replies
+// that end the turn, tool responses between them.
+func TestPlay(t *testing.T) {
+	a, _ := tinyAgent(t)
+	task, pool := taskAndPool(t)
+	ep, err := a.Play(env(pool), task, EpisodeOptions{Turns: 2, MaxNew: 8, Temperature: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs := ep.Trajectory.Segments
+	if len(segs) != 4 || segs[0].Role != agentrl.RolePrompt || segs[1].Role != agentrl.RoleAgent ||
+		segs[2].Role != agentrl.RoleEnv || segs[3].Role != agentrl.RoleAgent {
+		t.Fatalf("a 2-turn episode that never submits: %d segments", len(segs))
+	}
+	if prompt := a.Tok.Decode(segs[0].IDs); !strings.Contains(prompt, `"name": "submit"`) || !strings.HasSuffix(prompt, "<|im_start|>assistant\n<think>\n\n</think>\n\n") {
+		t.Errorf("prompt:\n%s", prompt)
+	}
+	if env := a.Tok.Decode(segs[2].IDs); !strings.HasPrefix(env, "<|im_end|>\n<|im_start|>user\n<tool_response>\nerror") {
+		t.Errorf("tool response of a reply cut at 8 tokens: %q", env)
+	}
+	if len(segs[1].IDs) != 8 || len(segs[1].LogProbs) != 8 || ep.Parsed != 0 || ep.Reward() != 0 {
+		t.Errorf("random reply: %d ids, %d log-probs, %d parsed, reward %g", len(segs[1].IDs), len(segs[1].LogProbs), ep.Parsed, ep.Reward())
+	}
+	script, err := SolveScript(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err = a.Play(env(pool), task, EpisodeOptions{Turns: turns, Script: script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep.Parsed != 4 || ep.Reward() != 1 || ep.Outcome == nil || !ep.Outcome.HiddenAll {
+		t.Errorf("the scripted solution: %d of 4 calls parsed, reward %g", ep.Parsed, ep.Reward())
+	}
+	if _, err := a.Play(env(pool), task, EpisodeOptions{}); err == nil {
+		t.Error("Play without a call budget: no error")
+	}
+}
+
+// group is a group of one task: the scripted solution (reward 1) and two sampled episodes
+// (reward 0).
+func group(t *testing.T, a *Agent) []*Episode {
+	task, pool := taskAndPool(t)
+	script, err := SolveScript(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var eps []*Episode
+	for _, o := range []EpisodeOptions{{Turns: turns, Script: script}, {Turns: 2, MaxNew: 8, Temperature: 1, Seed: 2},
+		{Turns: 2, MaxNew: 8, Temperature: 1, Seed: 3}} {
+		ep, err := a.Play(env(pool), task, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps = append(eps, ep)
+	}
+	return eps
+}
+
+// TestUpdateFollowsAdvantages checks the sign of an update: the solved episode's agent tokens
+// become more likely, the unsolved ones' less.
+func TestUpdateFollowsAdvantages(t *testing.T) {
+	a, _ := tinyAgent(t)
+	eps := group(t, a)
+	tr := newTrainer(t, a)
+	step, err := tr.Update(eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Dr. GRPO: rewards 1, 0, 0 have mean 1/3.
+	for i, want := range []float64{2.0 / 3, -1.0 / 3, -1.0 / 3} {
+		if math.Abs(step.Advantages[i]-want) > 1e-9 {
+			t.Errorf("advantage %d: %g, want %g", i, step.Advantages[i], want)
+		}
+	}
+	trs := []agentrl.Trajectory{eps[0].Trajectory, eps[1].Trajectory, eps[2].Trajectory}
+	after, err := tr.LogProbs(trs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range eps {
+		d := mean(after[i]) - mean(step.Before[i])
+		t.Logf("episode %d: advantage %+.3f, mean agent log-prob %.4f -> %.4f", i, step.Advantages[i], mean(step.Before[i]), mean(after[i]))
+		if d*step.Advantages[i] <= 0 {
+			t.Errorf("episode %d: advantage %+.3f, mean log-prob moved by %+.4f", i, step.Advantages[i], d)
+		}
+	}
+	if step.AgentTokens != len(after[0])+len(after[1])+len(after[2]) || tr.Updates != 1 {
+		t.Errorf("%d agent tokens counted, %d updates", step.AgentTokens, tr.Updates)
+	}
+	if _, err := NewTrainer(a.Model, TrainOptions{}); err == nil {
+		t.Error("a trainer with learning rate 0: no error")
+	}
+}
+
+// TestCheckpointResumes saves after one update, loads the folder back, and checks that the
+// loaded model has exactly the same log-probs and that a second update from the restored
+// trainer (Adam's moments included) lands exactly where the uninterrupted one does.
+func TestCheckpointResumes(t *testing.T) {
+	a, _ := tinyAgent(t)
+	eps := group(t, a)
+	tr := newTrainer(t, a)
+	if _, err := tr.Update(eps); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "ckpt")
+	if err := tr.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr2 := newTrainer(t, b)
+	if err := tr2.Restore(dir); err != nil {
+		t.Fatal(err)
+	}
+	if tr2.Updates != 1 {
+		t.Errorf("restored %d updates, want 1", tr2.Updates)
+	}
+	trs := []agentrl.Trajectory{eps[0].Trajectory, eps[1].Trajectory, eps[2].Trajectory}
+	same := func(what string) {
+		x, err := tr.LogProbs(trs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := tr2.LogProbs(trs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range x {
+			for j := range x[i] {
+				if x[i][j] != y[i][j] {
+					t.Fatalf("%s: episode %d token %d: %g, loaded back %g", what, i, j, x[i][j], y[i][j])
+				}
+			}
+		}
+	}
+	same("after the save")
+	if _, err := tr.Update(eps); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr2.Update(eps); err != nil {
+		t.Fatal(err)
+	}
+	same("after a second update")
+	if _, err := Load(t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "config.json") {
+		t.Errorf("Load of an empty folder: %v", err)
+	}
+}
+
+func newTrainer(t *testing.T, a *Agent) *Trainer {
+	t.Helper()
+	tr, err := NewTrainer(a.Model, TrainOptions{LR: 1e-2, Clip: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// TestPlayRound runs two rounds with the teacher and checks what they report.
+func TestPlayRound(t *testing.T) {
+	a, _ := tinyAgent(t)
+	task, pool := taskAndPool(t)
+	tr := newTrainer(t, a)
+	o := RoundOptions{Group: 3, Turns: 2, MaxNew: 8, Temperature: 1, Seed: 5, Teacher: true}
+	for u := 1; u <= 2; u++ {
+		r, err := tr.PlayRound(a, pool, []*gym.Task{task}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%+v", r)
+		// With 2 calls the teacher reads and tests: no submission, so every reward is 0 and
+		// nothing moves.
+		if r.Update != u || r.Task != task.ID || r.Replies != 4 || len(r.Rewards) != 3 || r.GainUp != 0 || r.GainDown != 0 || r.PromptTokens < 300 {
+			t.Errorf("round %d: %+v", u, r)
+		}
+	}
+	o.Turns = 4
+	r, err := tr.PlayRound(a, pool, []*gym.Task{task}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rewards[0] != 1 || r.GainUp <= 0 || r.GainDown >= 0 || r.Replies != 8 {
+		t.Errorf("round with the teacher's solution: %+v", r)
+	}
+	if _, err := tr.PlayRound(a, pool, nil, o); err == nil {
+		t.Error("a round without tasks: no error")
+	}
+}
+
+// TestTrainerRefusals checks the defaults and the errors of bad input.
+func TestTrainerRefusals(t *testing.T) {
+	a, dir := tinyAgent(t)
+	tr, err := NewTrainer(a.Model, DefaultTrainOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := tr.Opts; o.LR != 1e-3 || o.Clip != 0.2 || o.ScaleByStd || o.TrainEmbeddings {
+		t.Errorf("default options %+v", o)
+	}
+	if _, err := tr.Update(nil); err == nil {
+		t.Error("an update without episodes: no error")
+	}
+	if _, err := tr.UpdateWith([]agentrl.Trajectory{{}}, nil); err == nil {
+		t.Error("an update with 0 advantages for 1 trajectory: no error")
+	}
+	// Another architecture is refused by name.
+	cfg, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	llama := strings.Replace(strings.Replace(string(cfg), "Qwen3ForCausalLM", "LlamaForCausalLM", 1), `"qwen3"`, `"llama"`, 1)
+	if err := os.WriteFile(filepath.Join(other, "config.json"), []byte(llama), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(other, nil); err == nil || !strings.Contains(err.Error(), "llama") {
+		t.Errorf("Load of a Llama config: %v", err)
+	}
+	// A downloaded model's folder holds weights only: training starts there with fresh moments.
+	if err := tr.Restore(dir); err != nil || tr.Updates != 0 {
+		t.Errorf("Restore from a folder without trainer state: %v, %d updates", err, tr.Updates)
+	}
+}
