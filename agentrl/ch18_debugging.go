@@ -227,7 +227,7 @@ type DiagnoseConfig struct {
 //
 // Defined in ch18_debugging.ipynb, "18.2 Rules that read the dashboard".
 func DefaultDiagnoseConfig() DiagnoseConfig {
-	return DiagnoseConfig{EntropyFloor: 0.3, MaxStepKL: 0.05, MaxRefKL: 1, GradSpike: 10, LengthGrowth: 2,
+	return DiagnoseConfig{EntropyFloor: 0.5, MaxStepKL: 0.05, MaxRefKL: 1, GradSpike: 10, LengthGrowth: 2,
 		MaxZeroVar: 0.75, StallUpdates: 2, MaxMismatch: 0.05, MaxHackGap: 0.3, RewardRise: 0.2, SolvedRise: 0.05}
 }
 
