@@ -147,7 +147,8 @@ func ShowDashboard(title, subtitle string, runs map[string][]TinyStepLog) {
 
 // DashboardPlots are a dashboard's charts, one per group of signals (outcome, policy, gradient,
 // length, batch health), every run of runs as its own lines, named "run: signal", updates on the
-// x axis. A signal no log of a run has draws no line, and a chart without lines is left out.
+// x axis. A signal that is missing or 0 in every log of a run draws no line (a clip fraction of a
+// run with one pass, a mismatch of an exact sampler), and a chart without lines is left out.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
 func DashboardPlots(title, subtitle string, runs map[string][]TinyStepLog) []*Plot {
@@ -155,7 +156,6 @@ func DashboardPlots(title, subtitle string, runs map[string][]TinyStepLog) []*Pl
 	names := slices.Sorted(maps.Keys(runs))
 	for _, panel := range dashPanels {
 		p := NewPlot(title+": "+panel.title, subtitle, Axis{Name: "update"}, panel.y)
-		p.Height = 300
 		lines := 0
 		for _, name := range names {
 			for _, s := range panel.series {
@@ -163,11 +163,14 @@ func DashboardPlots(title, subtitle string, runs map[string][]TinyStepLog) []*Pl
 				for u, l := range runs[name] {
 					v, ok := s.value(l)
 					xs[u], ys[u] = float64(u), v
-					if seen = seen || ok; !ok {
+					if seen = seen || ok && v != 0; !ok {
 						ys[u] = math.NaN()
 					}
 				}
-				if seen {
+				if seen && len(xs) == 1 { // a run that died at its first update: a line needs two points
+					p.Points(name+": "+s.name, xs, ys)
+					lines++
+				} else if seen {
 					p.Line(name+": "+s.name, xs, ys)
 					lines++
 				}

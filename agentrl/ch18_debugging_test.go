@@ -126,13 +126,21 @@ func TestDashboardPlots(t *testing.T) {
 		t.Fatalf("%d charts, want 5", len(plots))
 	}
 	opt := plots[4].Option()
-	for _, name := range []string{"B: groups without signal", "B: clipped tokens", "B: mismatched tokens", "B: hack gap"} {
+	for _, name := range []string{"B: groups without signal", "B: clipped tokens", "B: hack gap"} {
 		if !strings.Contains(opt, name) {
 			t.Errorf("batch-health chart lacks %q", name)
 		}
 	}
+	if strings.Contains(opt, "B: mismatched tokens") {
+		t.Errorf("run B's mismatch is 0 at every update but has a line: %s", opt)
+	}
 	if strings.Contains(opt, "A: ") {
 		t.Errorf("run A has no batch metrics but has a line: %s", opt)
+	}
+	// A run of one update is drawn as points, since a line needs two.
+	plots = DashboardPlots("T", "sub", map[string][]TinyStepLog{"C": plain[:1]})
+	if opt := plots[0].Option(); !strings.Contains(opt, `"scatter"`) || strings.Contains(opt, `"line"`) {
+		t.Errorf("a run of one update: %s, want points", opt)
 	}
 	// Run A's lines come before run B's; the NaN update has no entropy.
 	if opt := plots[1].Option(); strings.Index(opt, "A: entropy") > strings.Index(opt, "B: entropy") {
