@@ -184,9 +184,9 @@ func TestWithGradNorm(t *testing.T) {
 	}
 }
 
-// TestRecord checks Record's two metrics against the update's own groups, that it gives the
+// TestRecordRun checks RecordRun's two metrics against the update's own groups, that it gives the
 // trainer its advantage function back, and that a NaN loss becomes a logged update, not an error.
-func TestRecord(t *testing.T) {
+func TestRecordRun(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
 	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
 	if err != nil {
@@ -211,7 +211,7 @@ func TestRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs, err := Record(tr, 2)
+	logs, err := RecordRun(tr, 2)
 	if err != nil || len(logs) != 2 || len(want) != 2 {
 		t.Fatalf("%d logs, %d updates seen, error %v; want 2, 2, nil", len(logs), len(want), err)
 	}
@@ -226,7 +226,7 @@ func TestRecord(t *testing.T) {
 		}
 	}
 	if tr.Cfg.Advantage == nil || reflect.ValueOf(tr.Cfg.Advantage).Pointer() != reflect.ValueOf(TinyAdvantage(base)).Pointer() {
-		t.Error("Record did not give the trainer its advantage function back")
+		t.Error("RecordRun did not give the trainer its advantage function back")
 	}
 	cfg.Loss = func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
 		loss, _ := PGLoss(0)(in)
@@ -236,7 +236,7 @@ func TestRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs, err = Record(tr, 3)
+	logs, err = RecordRun(tr, 3)
 	if err != nil || len(logs) != 1 || !math.IsNaN(logs[0].Loss) {
 		t.Fatalf("NaN loss: %d logs, error %v; want one logged update with a NaN loss and no error", len(logs), err)
 	}
