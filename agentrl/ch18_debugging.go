@@ -31,7 +31,7 @@ func WithGradNorm(base TinyLoss) TinyLoss {
 	}
 }
 
-// Record runs `updates` updates of t and returns their logs, each with two more metrics read
+// RecordRun runs `updates` updates of t and returns their logs, each with two more metrics read
 // off the episodes the update sampled: hack_gap, the hack monitor's visible minus hidden pass
 // rate (MonitorHacks, Chapter 11), and zero_var, the fraction of the update's groups whose
 // returns are all equal (their advantages are 0: they teach nothing). An update whose loss is
@@ -39,7 +39,7 @@ func WithGradNorm(base TinyLoss) TinyLoss {
 // in memory are spoiled. Any other error ends the run and is returned.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
-func Record(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
+func RecordRun(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
 	base := t.Cfg.Advantage
 	defer func() { t.Cfg.Advantage = base }()
 	var eps []*TinyEpisode
@@ -49,7 +49,7 @@ func Record(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
 		for _, g := range gs {
 			eps = append(eps, g...)
 			groups++
-			if allSame(g) {
+			if uniformGroup(g) {
 				uniform++
 			}
 		}
@@ -78,10 +78,10 @@ func Record(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
 	return logs, nil
 }
 
-// allSame says whether every episode of a group got the same return.
+// uniformGroup says whether every episode of a group got the same return.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
-func allSame(g []*TinyEpisode) bool {
+func uniformGroup(g []*TinyEpisode) bool {
 	for _, ep := range g {
 		if ep.Return != g[0].Return {
 			return false
@@ -99,17 +99,17 @@ type dashSeries struct {
 	value func(l TinyStepLog) (float64, bool)
 }
 
-// metric reads a loss metric by name.
+// dashMetric reads a loss metric by name.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
-func metric(name string) func(l TinyStepLog) (float64, bool) {
+func dashMetric(name string) func(l TinyStepLog) (float64, bool) {
 	return func(l TinyStepLog) (float64, bool) { v, ok := l.Metrics[name]; return v, ok }
 }
 
-// trained reads a value the gradient steps measured: missing when no step ran.
+// dashStepped reads a value the gradient steps measured: missing when no step ran.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
-func trained(f func(l TinyStepLog) float64) func(l TinyStepLog) (float64, bool) {
+func dashStepped(f func(l TinyStepLog) float64) func(l TinyStepLog) (float64, bool) {
 	return func(l TinyStepLog) (float64, bool) { return f(l), l.Kept > 0 && !math.IsNaN(l.Loss) }
 }
 
@@ -125,15 +125,15 @@ var dashPanels = []struct {
 		{"solve rate", func(l TinyStepLog) (float64, bool) { return l.Solved, true }},
 		{"reward", func(l TinyStepLog) (float64, bool) { return l.Reward, true }}}},
 	{"policy", Axis{Name: "per token", Unit: "nats"}, []dashSeries{
-		{"entropy", trained(func(l TinyStepLog) float64 { return l.Entropy })},
-		{"KL in one update", metric("approx_kl_last")}, {"KL to the reference", metric("kl")}}},
-	{"gradient", Axis{Name: "L2 norm of the gradient"}, []dashSeries{{"gradient norm", metric("grad_norm")}}},
+		{"entropy", dashStepped(func(l TinyStepLog) float64 { return l.Entropy })},
+		{"KL in one update", dashMetric("approx_kl_last")}, {"KL to the reference", dashMetric("kl")}}},
+	{"gradient", Axis{Name: "L2 norm of the gradient"}, []dashSeries{{"gradient norm", dashMetric("grad_norm")}}},
 	{"length", Axis{Name: "per episode"}, []dashSeries{
 		{"call tokens", func(l TinyStepLog) (float64, bool) { return l.Tokens, true }},
 		{"calls × 10", func(l TinyStepLog) (float64, bool) { return 10 * l.Calls, true }}}},
 	{"batch health", Axis{Name: "fraction", Range: []float64{0}}, []dashSeries{
-		{"groups without signal", metric("zero_var")}, {"clipped tokens", metric("clip_frac")},
-		{"mismatched tokens", metric("mismatch_out")}, {"hack gap", metric("hack_gap")}}},
+		{"groups without signal", dashMetric("zero_var")}, {"clipped tokens", dashMetric("clip_frac")},
+		{"mismatched tokens", dashMetric("mismatch_out")}, {"hack gap", dashMetric("hack_gap")}}},
 }
 
 // ShowDashboard draws a run's dashboard (DashboardPlots) with agentrl.ShowChart.
@@ -147,7 +147,8 @@ func ShowDashboard(title, subtitle string, runs map[string][]TinyStepLog) {
 
 // DashboardPlots are a dashboard's charts, one per group of signals (outcome, policy, gradient,
 // length, batch health), every run of runs as its own lines, named "run: signal", updates on the
-// x axis. A signal no log of a run has draws no line, and a chart without lines is left out.
+// x axis. A signal that is missing or 0 in every log of a run draws no line (a clip fraction of a
+// run with one pass, a mismatch of an exact sampler), and a chart without lines is left out.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
 func DashboardPlots(title, subtitle string, runs map[string][]TinyStepLog) []*Plot {
@@ -155,7 +156,6 @@ func DashboardPlots(title, subtitle string, runs map[string][]TinyStepLog) []*Pl
 	names := slices.Sorted(maps.Keys(runs))
 	for _, panel := range dashPanels {
 		p := NewPlot(title+": "+panel.title, subtitle, Axis{Name: "update"}, panel.y)
-		p.Height = 300
 		lines := 0
 		for _, name := range names {
 			for _, s := range panel.series {
@@ -163,11 +163,14 @@ func DashboardPlots(title, subtitle string, runs map[string][]TinyStepLog) []*Pl
 				for u, l := range runs[name] {
 					v, ok := s.value(l)
 					xs[u], ys[u] = float64(u), v
-					if seen = seen || ok; !ok {
+					if seen = seen || ok && v != 0; !ok {
 						ys[u] = math.NaN()
 					}
 				}
-				if seen {
+				if seen && len(xs) == 1 { // a run that died at its first update: a line needs two points
+					p.Points(name+": "+s.name, xs, ys)
+					lines++
+				} else if seen {
 					p.Line(name+": "+s.name, xs, ys)
 					lines++
 				}
@@ -227,7 +230,7 @@ type DiagnoseConfig struct {
 //
 // Defined in ch18_debugging.ipynb, "18.2 Rules that read the dashboard".
 func DefaultDiagnoseConfig() DiagnoseConfig {
-	return DiagnoseConfig{EntropyFloor: 0.3, MaxStepKL: 0.05, MaxRefKL: 1, GradSpike: 10, LengthGrowth: 2,
+	return DiagnoseConfig{EntropyFloor: 0.5, MaxStepKL: 0.05, MaxRefKL: 1, GradSpike: 10, LengthGrowth: 2,
 		MaxZeroVar: 0.75, StallUpdates: 2, MaxMismatch: 0.05, MaxHackGap: 0.3, RewardRise: 0.2, SolvedRise: 0.05}
 }
 
@@ -239,7 +242,7 @@ func Diagnose(logs []TinyStepLog) []Alarm { return DiagnoseWith(logs, DefaultDia
 // DiagnoseWith checks a run's logs update by update and returns, for each signal, one alarm at
 // the first update where it crossed its threshold, in the order of the updates (and of the
 // signal constants within one). A check whose metric a log lacks is skipped for that log. The
-// zero-variance fraction is the metric zero_var (Record's) or, without it, 1 − Kept/Episodes.
+// zero-variance fraction is the metric zero_var (RecordRun's) or, without it, 1 − Kept/Episodes.
 //
 // Defined in ch18_debugging.ipynb, "18.2 Rules that read the dashboard".
 func DiagnoseWith(logs []TinyStepLog, c DiagnoseConfig) []Alarm {

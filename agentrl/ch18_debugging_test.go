@@ -5,6 +5,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agenticrl/course/backend"
+	"github.com/agenticrl/course/gym"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	mlmodel "github.com/gomlx/gomlx/ml/model"
 )
 
 // healthyLogs is a hand-made run of five updates in which nothing is wrong: entropy falls
@@ -36,8 +43,8 @@ func TestDiagnoseEachSignal(t *testing.T) {
 	}{
 		{"NaN loss", func(l []TinyStepLog) { l[3].Loss = math.NaN() }, 3, SignalNaN},
 		{"infinite loss", func(l []TinyStepLog) { l[2].Loss = math.Inf(1) }, 2, SignalNaN},
-		// 0.3 × 0.6 = 0.18: 0.17 trips, and only at the first update below.
-		{"entropy collapse", func(l []TinyStepLog) { l[2].Entropy, l[3].Entropy = 0.17, 0.01 }, 2, SignalEntropy},
+		// 0.5 × 0.6 = 0.3: 0.29 trips, and only at the first update below.
+		{"entropy collapse", func(l []TinyStepLog) { l[2].Entropy, l[3].Entropy = 0.29, 0.01 }, 2, SignalEntropy},
 		{"KL in one update", func(l []TinyStepLog) { l[1].Metrics["approx_kl_last"] = 0.06 }, 1, SignalKL},
 		{"KL to the reference", func(l []TinyStepLog) { l[4].Metrics["kl"] = 1.2 }, 4, SignalRefKL},
 		// 10 × 0.05 = 0.5.
@@ -45,7 +52,9 @@ func TestDiagnoseEachSignal(t *testing.T) {
 		// 2 × 15 = 30 tokens.
 		{"length growth", func(l []TinyStepLog) { l[2].Tokens, l[4].Tokens = 31, 40 }, 2, SignalLength},
 		// Two updates in a row at 0.75 or more: the alarm is at the second.
-		{"stalled groups", func(l []TinyStepLog) { l[1].Metrics["zero_var"], l[3].Metrics["zero_var"], l[4].Metrics["zero_var"] = 1, 0.75, 1 }, 4, SignalZeroVar},
+		{"stalled groups", func(l []TinyStepLog) {
+			l[1].Metrics["zero_var"], l[3].Metrics["zero_var"], l[4].Metrics["zero_var"] = 1, 0.75, 1
+		}, 4, SignalZeroVar},
 		{"mismatch", func(l []TinyStepLog) { l[2].Metrics["mismatch_out"] = 0.2 }, 2, SignalMismatch},
 		{"hack gap", func(l []TinyStepLog) { l[3].Metrics["hack_gap"] = 0.31 }, 3, SignalHack},
 		// Reward 0.1 → 0.35 (+0.25 ≥ 0.2) while solved 0.1 → 0.12 (+0.02 < 0.05).
@@ -117,16 +126,118 @@ func TestDashboardPlots(t *testing.T) {
 		t.Fatalf("%d charts, want 5", len(plots))
 	}
 	opt := plots[4].Option()
-	for _, name := range []string{"B: groups without signal", "B: clipped tokens", "B: mismatched tokens", "B: hack gap"} {
+	for _, name := range []string{"B: groups without signal", "B: clipped tokens", "B: hack gap"} {
 		if !strings.Contains(opt, name) {
 			t.Errorf("batch-health chart lacks %q", name)
 		}
 	}
+	if strings.Contains(opt, "B: mismatched tokens") {
+		t.Errorf("run B's mismatch is 0 at every update but has a line: %s", opt)
+	}
 	if strings.Contains(opt, "A: ") {
 		t.Errorf("run A has no batch metrics but has a line: %s", opt)
+	}
+	// A run of one update is drawn as points, since a line needs two.
+	plots = DashboardPlots("T", "sub", map[string][]TinyStepLog{"C": plain[:1]})
+	if opt := plots[0].Option(); !strings.Contains(opt, `"scatter"`) || strings.Contains(opt, `"line"`) {
+		t.Errorf("a run of one update: %s, want points", opt)
 	}
 	// Run A's lines come before run B's; the NaN update has no entropy.
 	if opt := plots[1].Option(); strings.Index(opt, "A: entropy") > strings.Index(opt, "B: entropy") {
 		t.Errorf("runs not in name order: %s", opt)
+	}
+}
+
+// TestWithGradNorm checks the metric on a loss whose gradient is known: loss = Σ w·x over a
+// trainable variable w, whose gradient is x = (3, 4), of norm 5, whatever w is.
+func TestWithGradNorm(t *testing.T) {
+	be, err := backend.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := mlmodel.NewStore()
+	if _, err := store.CreateVariable("/w", tensors.FromValue([]float32{1, -2})); err != nil {
+		t.Fatal(err)
+	}
+	exec, err := mlmodel.NewExec(be, store, func(_ *mlmodel.Scope, x *graph.Node) []*graph.Node {
+		w := store.GetVariable("/w").ValueGraph(x.Graph())
+		base := func(TinyLossInputs) (*graph.Node, []TinyMetric) {
+			loss := graph.ReduceAllSum(graph.Mul(w, x))
+			return loss, []TinyMetric{{Name: "base", Value: loss}}
+		}
+		loss, metrics := WithGradNorm(base)(TinyLossInputs{})
+		if len(metrics) != 2 || metrics[0].Name != "base" || metrics[1].Name != "grad_norm" {
+			t.Errorf("metrics %v, want base's then grad_norm", metrics)
+		}
+		return []*graph.Node{loss, metrics[1].Value}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Call([]float32{3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss, norm := tensors.ToScalar[float32](res[0]), tensors.ToScalar[float32](res[1])
+	if math.Abs(float64(loss)-(3-8)) > 1e-6 || math.Abs(float64(norm)-5) > 1e-5 {
+		t.Errorf("loss %g, grad_norm %g; want −5 (unchanged) and 5", loss, norm)
+	}
+}
+
+// TestRecordRun checks RecordRun's two metrics against the update's own groups, that it gives the
+// trainer its advantage function back, and that a NaN loss becomes a logged update, not an error.
+func TestRecordRun(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []map[string]float64 // what each update's groups say, computed here
+	base := func(groups [][]*TinyEpisode) {
+		GroupBaseline(false)(groups)
+		var eps []*TinyEpisode
+		uniform := 0.0
+		for _, g := range groups {
+			eps = append(eps, g...)
+			if g[0].Return == g[1].Return {
+				uniform++
+			}
+		}
+		want = append(want, map[string]float64{"zero_var": uniform / float64(len(groups)), "hack_gap": MonitorHacks(eps).Gap()})
+	}
+	cfg := TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:4], Env: gym.Config{MaxTurns: 2, SubmitAtLimit: true},
+		Groups: 3, GroupSize: 2, LR: 1e-3, Advantage: base, Loss: PGLoss(0), Seed: 1}
+	tr, err := NewTinyTrainer(agent, pool, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, err := RecordRun(tr, 2)
+	if err != nil || len(logs) != 2 || len(want) != 2 {
+		t.Fatalf("%d logs, %d updates seen, error %v; want 2, 2, nil", len(logs), len(want), err)
+	}
+	for u, l := range logs {
+		for name, v := range want[u] {
+			if l.Metrics[name] != v {
+				t.Errorf("update %d: %s %g, want %g", u, name, l.Metrics[name], v)
+			}
+		}
+		if math.IsNaN(l.Loss) || l.Metrics["ratio"] == 0 {
+			t.Errorf("update %d: loss %g, metrics %v: the loss's own metrics must stay", u, l.Loss, l.Metrics)
+		}
+	}
+	if tr.Cfg.Advantage == nil || reflect.ValueOf(tr.Cfg.Advantage).Pointer() != reflect.ValueOf(TinyAdvantage(base)).Pointer() {
+		t.Error("RecordRun did not give the trainer its advantage function back")
+	}
+	cfg.Loss = func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+		loss, _ := PGLoss(0)(in)
+		return graph.Add(loss, graph.Log(graph.Neg(graph.OnesLike(loss)))), nil // log(−1)
+	}
+	tr, err = NewTinyTrainer(agent, pool, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, err = RecordRun(tr, 3)
+	if err != nil || len(logs) != 1 || !math.IsNaN(logs[0].Loss) {
+		t.Fatalf("NaN loss: %d logs, error %v; want one logged update with a NaN loss and no error", len(logs), err)
 	}
 }
