@@ -58,7 +58,7 @@ func checkCount(n, c, k int) {
 // gives 95%. Unlike p̂ ± z·√(p̂(1−p̂)/n) it stays inside [0, 1] and is not empty at 0 or n
 // successes. With n = 0 it returns the whole range [0, 1].
 //
-// Defined in ch17_evaluation.ipynb, "17.2 Intervals".
+// Defined in ch17_evaluation.ipynb, "17.2 Intervals for a solve rate".
 func Wilson(successes, n int, z float64) (lo, hi float64) {
 	if n == 0 {
 		return 0, 1
@@ -76,7 +76,7 @@ func Wilson(successes, n int, z float64) (lo, hi float64) {
 // (the ⌊q·reps⌋-th smallest, 0-based, clamped to the range). The interval describes the
 // variation of the sampled units only: resampling tasks says nothing about seeds.
 //
-// Defined in ch17_evaluation.ipynb, "17.2 Intervals".
+// Defined in ch17_evaluation.ipynb, "17.2 Intervals for a solve rate".
 func Bootstrap(values []float64, stat func([]float64) float64, reps int, level float64, seed uint64) (lo, hi float64) {
 	if len(values) == 0 || reps < 1 {
 		panic("Bootstrap needs values and reps ≥ 1")
@@ -99,7 +99,7 @@ func Bootstrap(values []float64, stat func([]float64) float64, reps int, level f
 
 // Mean is the arithmetic mean of xs (0 for none), the usual stat for Bootstrap.
 //
-// Defined in ch17_evaluation.ipynb, "17.2 Intervals".
+// Defined in ch17_evaluation.ipynb, "17.2 Intervals for a solve rate".
 func Mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
@@ -115,7 +115,7 @@ func Mean(xs []float64) float64 {
 // differences b − a, [Lo, Hi] its 95% percentile bootstrap interval over tasks, and P the
 // two-sided sign-flip permutation p-value of "no difference".
 //
-// Defined in ch17_evaluation.ipynb, "17.3 Paired".
+// Defined in ch17_evaluation.ipynb, "17.3 Comparing two agents".
 type Paired struct {
 	N               int
 	Diff, Lo, Hi, P float64
@@ -128,7 +128,7 @@ type Paired struct {
 // else estimated from reps random patterns as (1 + count)/(1 + reps). The interval uses
 // Bootstrap with reps resamples. It panics when a and b differ in length or are empty.
 //
-// Defined in ch17_evaluation.ipynb, "17.3 Paired".
+// Defined in ch17_evaluation.ipynb, "17.3 Comparing two agents".
 func PairedTest(a, b []float64, reps int, seed uint64) Paired {
 	if len(a) != len(b) || len(a) == 0 {
 		panic(fmt.Sprintf("PairedTest needs two equal, nonempty lists, got %d and %d", len(a), len(b)))
