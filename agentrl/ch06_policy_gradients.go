@@ -495,8 +495,7 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	}
 	rows, width, episodes := 0, 0, len(eps)
 	if t.Cfg.FixedShape {
-		// Episode slots for every batch of an update; Fit may be given more episodes than that.
-		episodes = max(len(eps), t.Cfg.Groups*t.Cfg.GroupSize)
+		episodes = max(len(eps), t.Cfg.Groups*t.Cfg.GroupSize) // Fit may get more than an update samples
 		unit := 64
 		if t.Cfg.Minibatches > 1 {
 			unit = 8
