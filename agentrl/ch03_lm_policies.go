@@ -874,6 +874,7 @@ func (a *TinyAgent) Sample(states []gym.StructObs, o TinySampleOptions) ([]TinyS
 	if err != nil {
 		return nil, err
 	}
+	defer dec.Free() // the rows' caches go back to a pool the next call draws from
 	out := make([]TinySample, len(states))
 	prompts := make([][]int, len(states))
 	rngs := make([]*rand.Rand, len(states))

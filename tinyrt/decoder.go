@@ -29,6 +29,9 @@ type Decoder struct {
 	blocks         []block
 	lnfG, lnfB     []float32
 	head           []float32
+
+	mu   sync.Mutex
+	rows []*Row // every row handed out, for Free
 }
 
 // New copies the weights that weight returns by TinyAgent's names (tok_emb, pos_emb,
@@ -87,6 +90,7 @@ type Row struct {
 	room   int         // positions the caches hold
 	keys   [][]float32 // per layer, [Dim][room]: component c of the key at position p is at c·room+p
 	values [][]float32 // per layer, [room][Dim]
+	slab   []float32   // the memory that keys, values and Logits share; nil once freed
 	// Logits are the next-token logits after the last token fed, one per vocabulary entry.
 	Logits []float32
 }
@@ -94,22 +98,61 @@ type Row struct {
 // Len is the number of tokens the row holds.
 func (r *Row) Len() int { return r.n }
 
+// slabClass is the granularity of row memory (floats): rows of nearby lengths share a pool.
+const slabClass = 8192
+
+// slabPools holds the memory of freed rows by size class. A sampling call's caches are tens of
+// megabytes, and memory fresh from the system costs a page fault per 4 KiB on first touch: in a
+// profile of the bench's sampling, writing new keys and values took an eighth of the decoder's
+// time. So rows reuse the memory that earlier calls freed.
+var slabPools sync.Map // size class (floats) → *sync.Pool of *[]float32
+
+func getSlab(n int) []float32 {
+	class := (n + slabClass - 1) / slabClass * slabClass
+	p, _ := slabPools.LoadOrStore(class, &sync.Pool{New: func() any { s := make([]float32, class); return &s }})
+	return (*p.(*sync.Pool).Get().(*[]float32))[:n]
+}
+
+// newRow takes one slab for the row's caches and logits. Every position is written before it is
+// read (keys and values up to the row's length, the logits by each forward call that asks for
+// them), so reused memory needs no clearing.
 func (m *Decoder) newRow(room int) *Row {
-	d := m.cfg.Dim
-	r := &Row{room: room, keys: make([][]float32, m.cfg.Layers), values: make([][]float32, m.cfg.Layers), Logits: make([]float32, m.cfg.Vocab)}
-	for l := range r.keys {
-		r.keys[l] = make([]float32, d*room)
-		r.values[l] = make([]float32, room*d)
+	d, layers := m.cfg.Dim, m.cfg.Layers
+	slab := getSlab(2*layers*d*room + m.cfg.Vocab)
+	r := &Row{room: room, keys: make([][]float32, layers), values: make([][]float32, layers), slab: slab, Logits: slab[2*layers*d*room:]}
+	for l := range layers {
+		r.keys[l] = slab[2*l*d*room : (2*l+1)*d*room : (2*l+1)*d*room]
+		r.values[l] = slab[(2*l+1)*d*room : (2*l+2)*d*room : (2*l+2)*d*room]
 	}
+	m.mu.Lock()
+	m.rows = append(m.rows, r)
+	m.mu.Unlock()
 	return r
 }
 
-func (r *Row) clone() *Row {
-	c := &Row{n: r.n, room: r.room, keys: make([][]float32, len(r.keys)), values: make([][]float32, len(r.values)), Logits: slices.Clone(r.Logits)}
+func (m *Decoder) clone(r *Row) *Row {
+	c := m.newRow(r.room)
+	c.n = r.n
+	copy(c.Logits, r.Logits)
 	for l := range r.keys {
-		c.keys[l], c.values[l] = slices.Clone(r.keys[l]), slices.Clone(r.values[l])
+		copy(c.keys[l], r.keys[l])
+		copy(c.values[l], r.values[l])
 	}
 	return c
+}
+
+// Free returns the memory of every row the decoder has handed out to a pool that later rows (of
+// any decoder) draw from, and empties the rows: feeding one afterwards is an error.
+func (m *Decoder) Free() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range m.rows {
+		s := r.slab[:cap(r.slab)]
+		p, _ := slabPools.Load(len(s))
+		p.(*sync.Pool).Put(&s)
+		*r = Row{n: r.n, room: r.room}
+	}
+	m.rows = nil
 }
 
 // Start runs the prompt pass of every prompt and returns one row each, with room for extra more
@@ -147,7 +190,7 @@ func (m *Decoder) Start(prompts [][]int, extra int) ([]*Row, error) {
 	}, m)
 	for i := range prompts {
 		if j := first[keys[i]]; j != i {
-			rows[i] = rows[j].clone()
+			rows[i] = m.clone(rows[j])
 		}
 	}
 	return rows, nil
@@ -162,6 +205,9 @@ func (m *Decoder) Feed(rows []*Row, toks []int) error {
 	for i, r := range rows {
 		if r == nil {
 			continue
+		}
+		if r.slab == nil {
+			return fmt.Errorf("tinyrt: row %d was freed", i)
 		}
 		if r.n >= r.room {
 			return fmt.Errorf("tinyrt: row %d is full (%d tokens)", i, r.n)
@@ -180,7 +226,7 @@ func (m *Decoder) Feed(rows []*Row, toks []int) error {
 
 // scratch holds one worker's activations.
 type scratch struct {
-	x, h, qkv, att, mlp, scores []float32
+	x, h, qkv, att, mlp, e, scores []float32
 }
 
 // parallel runs f(0..n-1) on up to GOMAXPROCS workers, each with its own scratch.
@@ -194,7 +240,7 @@ func parallel(n int, f func(i int, s *scratch), m *Decoder) {
 			defer wg.Done()
 			d := m.cfg.Dim
 			s := &scratch{x: make([]float32, d), h: make([]float32, d), qkv: make([]float32, 3*d), att: make([]float32, d),
-				mlp: make([]float32, 4*d), scores: make([]float32, m.cfg.Context)}
+				mlp: make([]float32, 4*d), e: make([]float32, 4*d), scores: make([]float32, m.cfg.Context)}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= n {
@@ -230,14 +276,11 @@ func (m *Decoder) forward(r *Row, t int, s *scratch, logits bool) {
 		for hd := range c.Heads {
 			scores := s.scores[:p+1]
 			clear(scores)
-			for i := hd * dh; i < (hd+1)*dh; i++ {
-				axpy(scores, s.qkv[i], keys[i*r.room:i*r.room+p+1])
-			}
-			scalarAfterVector()
+			mulAcc(scores, s.qkv[hd*dh:(hd+1)*dh], keys[hd*dh*r.room:], r.room)
 			softmax(scores, scale)
 			out := s.att[hd*dh : (hd+1)*dh]
 			clear(out)
-			gatherAxpy(out, scores, values[hd*dh:], d)
+			mulAcc(out, scores, values[hd*dh:], d)
 		}
 		dense(s.h, s.att, b.out, b.outB)
 		for i := range x {
@@ -245,8 +288,12 @@ func (m *Decoder) forward(r *Row, t int, s *scratch, logits bool) {
 		}
 		layerNorm(s.h, x, b.ln2G, b.ln2B)
 		dense(s.mlp, s.h, b.mlp1, b.mlp1B)
+		for i, v := range s.mlp { // SiLU: v·σ(v) = v / (1 + e^−v)
+			s.e[i] = -v
+		}
+		exp32(s.e)
 		for i, v := range s.mlp {
-			s.mlp[i] = v / (1 + float32(math.Exp(float64(-v))))
+			s.mlp[i] = v / (1 + s.e[i])
 		}
 		dense(s.h, s.mlp, b.mlp2, b.mlp2B)
 		for i := range x {
@@ -258,7 +305,6 @@ func (m *Decoder) forward(r *Row, t int, s *scratch, logits bool) {
 		layerNorm(s.h, x, m.lnfG, m.lnfB)
 		dense(r.Logits, s.h, m.head, nil)
 	}
-	scalarAfterVector()
 }
 
 // dense sets y = x·w + b for w [len(x), len(y)] (b nil: no bias).
@@ -268,11 +314,7 @@ func dense(y, x, w, b []float32) {
 	} else {
 		copy(y, b)
 	}
-	n := len(y)
-	for i, xi := range x {
-		axpy(y, xi, w[i*n:(i+1)*n])
-	}
-	scalarAfterVector()
+	mulAcc(y, x, w, len(y))
 }
 
 // layerNorm sets y to x normalized to mean 0 and variance 1 (ε 1e-5), times gain plus bias.
@@ -300,10 +342,12 @@ func softmax(scores []float32, scale float32) {
 		scores[i] *= scale
 		top = max(top, scores[i])
 	}
+	for i := range scores {
+		scores[i] -= top
+	}
+	exp32(scores)
 	var sum float32
-	for i, v := range scores {
-		e := float32(math.Exp(float64(v - top)))
-		scores[i] = e
+	for _, e := range scores {
 		sum += e
 	}
 	for i := range scores {

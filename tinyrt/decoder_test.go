@@ -68,42 +68,6 @@ func TestCachedEqualsRecomputed(t *testing.T) {
 	}
 }
 
-// TestKernelsAgree: the vector kernels give the portable loops' results, for every length
-// around the vector width.
-func TestKernelsAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	vec := func(n int) []float32 {
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = float32(rng.NormFloat64())
-		}
-		return v
-	}
-	for n := 1; n <= 70; n++ {
-		x, dst := vec(n), vec(n)
-		want := slices.Clone(dst)
-		axpyGo(want, 0.7, x)
-		axpy(dst, 0.7, x)
-		for i := range dst {
-			if math.Abs(float64(dst[i]-want[i])) > 1e-5 {
-				t.Fatalf("axpy n=%d: %v, want %v", n, dst, want)
-			}
-		}
-	}
-	for _, n := range []int{8, 16} {
-		w, rows := vec(9), vec(9*n*2)
-		dst := vec(n)
-		want := slices.Clone(dst)
-		gatherAxpyGo(want, w, rows, 2*n)
-		gatherAxpy(dst, w, rows, 2*n)
-		for i := range dst {
-			if math.Abs(float64(dst[i]-want[i])) > 1e-4 {
-				t.Fatalf("gatherAxpy n=%d: %v, want %v", n, dst, want)
-			}
-		}
-	}
-}
-
 // TestBadInput: every misuse is an error that says what was wrong.
 func TestBadInput(t *testing.T) {
 	d := randomDecoder(t, small)
@@ -137,6 +101,10 @@ func TestBadInput(t *testing.T) {
 	if err := d.Feed(rows, []int{3}); err == nil || !strings.Contains(err.Error(), "full") {
 		t.Errorf("Feed past the room: %v", err)
 	}
+	d.Free()
+	if err := d.Feed(rows, []int{3}); err == nil || !strings.Contains(err.Error(), "freed") {
+		t.Errorf("Feed after Free: %v", err)
+	}
 	_, err = New(small, func(name string) ([]float32, error) {
 		if name == "head" {
 			return nil, fmt.Errorf("missing")
@@ -148,5 +116,35 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := New(Config{Dim: 30, Layers: 1, Heads: 4, Context: 8, Vocab: 5}, nil); err == nil {
 		t.Error("New with Dim not a multiple of Heads: no error")
+	}
+}
+
+// TestFreedMemoryGivesTheSameLogits: rows built on memory that earlier rows used and freed give
+// the logits of rows built on fresh memory, bit for bit.
+func TestFreedMemoryGivesTheSameLogits(t *testing.T) {
+	d := randomDecoder(t, small)
+	run := func(prompts [][]int) [][]float32 {
+		rows, err := d.Start(prompts, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Feed(rows, make([]int, len(rows))); err != nil {
+			t.Fatal(err)
+		}
+		var logits [][]float32
+		for _, r := range rows {
+			logits = append(logits, slices.Clone(r.Logits))
+		}
+		d.Free()
+		return logits
+	}
+	prompts := [][]int{{1, 2, 3}, {4, 5, 6, 7, 8}, {1, 2, 3}}
+	fresh := run(prompts)
+	run([][]int{{9, 9, 9, 9, 9, 9, 9}, {10, 10, 10}, {3}}) // leaves other values in the pool
+	again := run(prompts)
+	for i := range fresh {
+		if !slices.Equal(fresh[i], again[i]) {
+			t.Fatalf("row %d: %v on fresh memory, %v on reused memory", i, fresh[i], again[i])
+		}
 	}
 }

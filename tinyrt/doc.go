@@ -11,6 +11,6 @@
 //
 // What the chapters keep is the model's definition as a GoMLX graph (what a trainer
 // differentiates) and the sampling loop over the call grammar; a test holds the decoder's
-// log-probabilities against that graph. The inner loops use AVX-512 through Go's simd
+// log-probabilities against that graph. The inner loops use AVX-512 or AVX2 through Go's simd
 // experiment when the CPU has it, and portable loops otherwise.
 package tinyrt

@@ -2,8 +2,6 @@
 
 package tinyrt
 
-func axpy(dst []float32, a float32, x []float32) { axpyGo(dst, a, x) }
-func gatherAxpy(dst []float32, w []float32, rows []float32, stride int) {
-	gatherAxpyGo(dst, w, rows, stride)
-}
-func scalarAfterVector() {}
+func mulAcc(y, x, rows []float32, stride int) { mulAccGo(y, x, rows, stride) }
+
+func exp32(xs []float32) { exp32Go(xs) }

@@ -1,13 +1,17 @@
 package tinyrt
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
-// TestKernelsMatchScalarBitForBit: the kernels the decoder runs (vector code where the machine has
-// AVX-512) give exactly the scalar code's float32 results, so a sampled token never depends on
-// the machine's instruction set. On a machine without AVX-512 both sides run the scalar code.
+// TestKernelsMatchScalarBitForBit: the kernel the decoder runs (vector code where the machine has
+// AVX-512 or AVX2) gives exactly the scalar code's float32 results, so a sampled token never
+// depends on the machine's instruction set. On a machine with neither, both sides run the scalar
+// code. The lengths cover every block size and tail; the strides, a dense layer's weights (stride
+// = length), transposed keys (stride > length) and a head's values (stride > length).
 func TestKernelsMatchScalarBitForBit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vec := func(n int) []float32 {
@@ -17,29 +21,54 @@ func TestKernelsMatchScalarBitForBit(t *testing.T) {
 		}
 		return x
 	}
-	for _, n := range []int{1, 15, 16, 17, 64, 100} {
-		x, dst := vec(n), vec(n)
-		a := float32(rng.NormFloat64())
-		want := append([]float32(nil), dst...)
-		axpyGo(want, a, x)
-		axpy(dst, a, x)
-		for i := range dst {
-			if dst[i] != want[i] {
-				t.Fatalf("axpy n=%d entry %d: %g, scalar %g", n, i, dst[i], want[i])
+	lengths := []int{100, 192}
+	for n := 1; n <= 70; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		for _, extra := range []int{0, 5} {
+			const terms = 37
+			stride := n + extra
+			x, rows, y := vec(terms), vec(terms*stride), vec(n)
+			want := append([]float32(nil), y...)
+			mulAccGo(want, x, rows, stride)
+			mulAcc(y, x, rows, stride)
+			for i := range y {
+				if y[i] != want[i] {
+					t.Fatalf("mulAcc n=%d stride=%d entry %d: %g, scalar %g", n, stride, i, y[i], want[i])
+				}
 			}
 		}
 	}
-	for _, n := range []int{16, 8} {
-		const stride, rows = 24, 37
-		w, all, dst := vec(rows), vec(rows*stride), vec(n)
-		want := append([]float32(nil), dst...)
-		gatherAxpyGo(want, w, all, stride)
-		gatherAxpy(dst, w, all, stride)
-		scalarAfterVector()
-		for i := range dst {
-			if dst[i] != want[i] {
-				t.Fatalf("gatherAxpy n=%d entry %d: %g, scalar %g", n, i, dst[i], want[i])
-			}
+}
+
+// TestMulAccSums checks the kernel against a hand-computed case: y = [1 2 3] plus 2·[1 0 1] plus
+// 3·[0 1 0] (rows at stride 4, the fourth column unread) is [3 5 5].
+func TestMulAccSums(t *testing.T) {
+	y := []float32{1, 2, 3}
+	mulAcc(y, []float32{2, 3}, []float32{1, 0, 1, 99, 0, 1, 0, 99}, 4)
+	if y[0] != 3 || y[1] != 5 || y[2] != 5 {
+		t.Fatalf("mulAcc = %v, want [3 5 5]", y)
+	}
+}
+
+// TestExp32MatchesMathExpBitForBit: the vector exp gives float32(math.Exp(float64(x))) exactly,
+// over the arguments softmax and SiLU produce, the edges of its range and the values it hands
+// back to math.Exp (beyond ±700, infinities, NaN).
+func TestExp32MatchesMathExpBitForBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	xs := []float32{0, float32(math.Copysign(0, -1)), 1e-30, -1e-30, 1, -1, 0.5, -0.5, 88, -88, 89, -104, -700, 700,
+		-700.5, 700.5, -745, 750, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.MaxFloat32, -math.MaxFloat32}
+	for range 200000 {
+		xs = append(xs, float32(rng.NormFloat64()*8), float32(-rng.ExpFloat64()*20), float32((rng.Float64()*2-1)*760))
+	}
+	xs = append(xs, 3, 4, 5) // a tail shorter than a vector
+	got := slices.Clone(xs)
+	exp32(got)
+	for i, x := range xs {
+		want := float32(math.Exp(float64(x)))
+		if math.Float32bits(got[i]) != math.Float32bits(want) && !(want != want && got[i] != got[i]) {
+			t.Fatalf("exp32(%g) = %g (%#x), math.Exp gives %g (%#x)", x, got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
 		}
 	}
 }
