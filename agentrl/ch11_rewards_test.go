@@ -53,6 +53,33 @@ func TestRewardsByHand(t *testing.T) {
 	}
 }
 
+// TestFlaggedByHand: Flagged with no detector named is true for any flag, with names only for
+// theirs, and false without a submission; PartialCredit is 0 for a suite with no hidden tests.
+func TestFlaggedByHand(t *testing.T) {
+	both := graded(outcome(3, 8, gym.DetectDivergence, gym.DetectTestsModified))
+	one := graded(outcome(3, 9, gym.DetectDivergence))
+	clean := graded(outcome(3, 12))
+	for _, c := range []struct {
+		name      string
+		ep        *TinyEpisode
+		detectors []string
+		want      bool
+	}{
+		{"any flag", one, nil, true},
+		{"clean, any", clean, nil, false},
+		{"no submission", graded(nil), nil, false},
+		{"named and raised", both, []string{gym.DetectTestsModified}, true},
+		{"named, another raised", one, []string{gym.DetectTestsModified, gym.DetectSuspiciousCode}, false},
+	} {
+		if got := Flagged(c.ep, c.detectors...); got != c.want {
+			t.Errorf("%s: Flagged = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := PartialCredit(graded(&gym.Outcome{VisibleAll: true, VisiblePassed: 3, VisibleTotal: 3})); got != 0 {
+		t.Errorf("PartialCredit with no hidden tests = %g, want 0", got)
+	}
+}
+
 func TestFormatAndLengthTerms(t *testing.T) {
 	ok, bad := TinySample{}, TinySample{Err: errors.New("malformed")}
 	ep := graded(nil, ok, bad, ok, bad)
