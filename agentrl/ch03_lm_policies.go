@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/agenticrl/course/backend"
+	"github.com/agenticrl/course/dotgrad"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/tinyrt"
 	"github.com/gomlx/compute"
@@ -578,11 +579,13 @@ func (a *TinyAgent) weight(g *graph.Graph, name string) *graph.Node {
 	return a.Store.GetVariable("/tiny/" + name).NodeValue(g)
 }
 
-// dense applies x·w + b over x's last axis.
+// dense applies x·w + b over x's last axis. The product is graph.DotGeneral(x, {last}, nil, w,
+// {0}, nil); dotgrad.Dense computes the same values and gradients, bit for bit, and only builds
+// the gradient of w so that GoMLX's Go backend moves less data.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func dense(x, w, b *graph.Node) *graph.Node {
-	y := graph.DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{0}, nil)
+	y := dotgrad.Dense(x, w)
 	return graph.Add(y, graph.ExpandLeftToRank(b, y.Rank()))
 }
 
