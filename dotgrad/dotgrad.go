@@ -16,7 +16,7 @@ const packedKernelWork = 4 << 20
 // Dense returns x·w over x's last axis: x [..., in] and w [in, out] give [..., out], the value of
 // graph.DotGeneral(x, {rank−1}, nil, w, {0}, nil). Its gradient with respect to x is GoMLX's own;
 // its gradient with respect to w is built from the gradient that reaches the product, with one
-// transpose instead of three (see the package doc).
+// large transpose instead of two (see the package doc).
 func Dense(x, w *graph.Node) *graph.Node {
 	r := x.Rank()
 	if r < 2 || w.Rank() != 2 {
