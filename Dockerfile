@@ -3,12 +3,14 @@
 # then open the address it prints (replace 0.0.0.0 by localhost).
 FROM golang:1.26-bookworm
 
-# Go 1.27 with SIMD for GoMLX; never download an XLA plugin; no AVX-512 kernels, so that every
-# machine computes the notebooks' numbers. Same as the Makefile and .ci/run.
+# Go 1.27 with SIMD for GoMLX; never download an XLA plugin; no AVX-512 kernels and no AVX-512 in
+# the Go runtime, so that every machine computes the notebooks' numbers. Same as the Makefile and
+# .ci/run.
 ENV GOTOOLCHAIN=go1.27.3 \
     GOEXPERIMENT=simd \
     GOMLX_NO_AUTO_INSTALL=1 \
-    GOMLX_GO_SIMD_AVX512=false
+    GOMLX_GO_SIMD_AVX512=false \
+    GODEBUG=cpu.avx512f=off
 
 WORKDIR /course
 COPY . .

@@ -7,8 +7,12 @@ export GOTOOLCHAIN := go1.27.3
 export GOEXPERIMENT := simd
 export GOMLX_NO_AUTO_INSTALL := 1
 # GoMLX's AVX-512 kernels round differently from its AVX2 ones: off, so that the outputs recorded in
-# the notebooks are what every machine computes (backend.NoAVX512Env).
+# the notebooks are what every machine computes (backend.NoAVX512Env). The Go runtime's AVX-512 too:
+# Go's simd package would run GoMLX's other vector code 16 lanes wide, and its softmax would sum in
+# another order (backend.NoAVX512Godebug). Any GODEBUG settings of your own are kept.
 export GOMLX_GO_SIMD_AVX512 := false
+comma := ,
+export GODEBUG := $(if $(GODEBUG),$(GODEBUG)$(comma))cpu.avx512f=off
 
 AGENTRL := .cache/bin/agentrl
 

@@ -601,28 +601,29 @@ func layerNorm(x, gain, bias *graph.Node) *graph.Node {
 }
 
 // attend is multi-head attention of queries q [B,H,T,Dh] over keys and values [B,H,S,Dh].
-// bias [B,1,T,S] is added to the scores: 0 where query t may see key s, −1e9 where it may not.
+// bias [1,1,T,S] is added to every row's and head's scores: 0 where query t may see key s, −1e9
+// where it may not. dotgrad.Scores(q, k) is q·kᵀ per row and head, [B,H,T,S], and
+// dotgrad.Mix(p, v) is p·v, [B,H,T,Dh]: graph.DotGeneral's values and gradients bit for bit,
+// with the gradients' transposes done the fast way.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func attend(q, k, v, bias *graph.Node) *graph.Node {
 	dims := q.Shape().Dimensions
 	b, h, t, dh := dims[0], dims[1], dims[2], dims[3]
-	s := k.Shape().Dimensions[2]
-	scores := graph.DotGeneral(q, []int{3}, []int{0, 1}, k, []int{3}, []int{0, 1}) // [B,H,T,S]
-	scores = graph.Add(graph.MulScalar(scores, 1/math.Sqrt(float64(dh))), graph.BroadcastToDims(bias, b, h, t, s))
-	out := graph.DotGeneral(graph.Softmax(scores, -1), []int{3}, []int{0, 1}, v, []int{2}, []int{0, 1}) // [B,H,T,Dh]
+	scores := graph.Add(graph.MulScalar(dotgrad.Scores(q, k), 1/math.Sqrt(float64(dh))), bias)
+	out := dotgrad.Mix(graph.Softmax(scores, -1), v) // [B,H,T,Dh]
 	return graph.Reshape(graph.TransposeAllAxes(out, 0, 2, 1, 3), b, t, h*dh)
 }
 
-// causalBias is the attention bias of a full pass over T tokens: query t sees keys 0..t.
+// causalBias is the attention bias [1,1,T,T] of a full pass over T tokens: query t sees keys 0..t.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func causalBias(g *graph.Graph, b, t int) *graph.Node {
+func causalBias(g *graph.Graph, t int) *graph.Node {
 	row := graph.Iota(g, shapes.Make(dtypes.Int32, t, t), 0)
 	col := graph.Iota(g, shapes.Make(dtypes.Int32, t, t), 1)
 	zero := graph.ZerosLike(graph.ConvertDType(row, dtypes.Float32))
 	bias := graph.Where(graph.LessOrEqual(col, row), zero, graph.AddScalar(zero, -1e9))
-	return graph.BroadcastToDims(graph.InsertAxes(bias, 0, 0), b, 1, t, t)
+	return graph.InsertAxes(bias, 0, 0)
 }
 
 // HiddenGraph runs whole rows ids [B,T] (int32, right-padded) causally, token t at position t,
@@ -635,7 +636,7 @@ func (a *TinyAgent) HiddenGraph(ids *graph.Node) *graph.Node {
 	c := a.Config
 	dims := ids.Shape().Dimensions
 	b, t, dh := dims[0], dims[1], c.Dim/c.Heads
-	bias := causalBias(g, b, t)
+	bias := causalBias(g, t)
 	w := func(name string) *graph.Node { return a.weight(g, name) }
 	pos := graph.Iota(g, ids.Shape(), 1)
 	x := graph.Add(graph.Gather(w("tok_emb"), graph.InsertAxes(ids, -1)), graph.Gather(w("pos_emb"), graph.InsertAxes(pos, -1)))

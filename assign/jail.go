@@ -244,6 +244,6 @@ func jailMain(specJSON string) {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		fail("no_new_privs", err)
 	}
-	env := []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMLX_NO_AUTO_INSTALL=1", "GOMAXPROCS=2", "GOMLX_GO_SIMD_AVX512=false"}
+	env := []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMLX_NO_AUTO_INSTALL=1", "GOMAXPROCS=2", "GOMLX_GO_SIMD_AVX512=false", "GODEBUG=cpu.avx512f=off"}
 	fail("exec", syscall.Exec(bin, append([]string{bin}, spec.Args...), env))
 }

@@ -1,8 +1,10 @@
 package backend
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"simd/archsimd"
 	"strings"
 	"testing"
 
@@ -17,25 +19,56 @@ func TestNoAVX512EnvIsGoMLXs(t *testing.T) {
 	}
 }
 
-// TestEnsureNoAVX512Restarts: a program started without the variable restarts itself with it.
+// TestEnsureNoAVX512Restarts: a program started without the variable, or without the GODEBUG
+// setting, restarts itself with both, keeps the GODEBUG settings it had, and then sees no
+// AVX-512.
 func TestEnsureNoAVX512Restarts(t *testing.T) {
 	if os.Getenv("BACKEND_TEST_CHILD") == "1" {
 		if err := EnsureNoAVX512(); err != nil {
 			t.Fatal(err)
 		}
-		os.Stdout.WriteString("variable=" + os.Getenv(NoAVX512Env) + "\n")
+		fmt.Printf("variable=%s godebug=%s avx512=%v\n", os.Getenv(NoAVX512Env), os.Getenv("GODEBUG"), archsimd.X86.AVX512())
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestEnsureNoAVX512Restarts$", "-test.v")
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, NoAVX512Env+"=") {
-			env = append(env, kv)
+	for _, c := range []struct {
+		name, variable, godebug, want string
+	}{
+		{"neither", "", "", "variable=false godebug=cpu.avx512f=off avx512=false"},
+		{"only the variable", "false", "", "variable=false godebug=cpu.avx512f=off avx512=false"},
+		{"other GODEBUG settings", "false", "madvdontneed=1", "variable=false godebug=madvdontneed=1,cpu.avx512f=off avx512=false"},
+		{"AVX-512 asked for", "", "cpu.avx512f=on", "variable=false godebug=cpu.avx512f=on,cpu.avx512f=off avx512=false"},
+		{"both", "false", "cpu.avx512f=off", "variable=false godebug=cpu.avx512f=off avx512=false"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestEnsureNoAVX512Restarts$", "-test.v")
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, NoAVX512Env+"=") && !strings.HasPrefix(kv, "GODEBUG=") {
+				env = append(env, kv)
+			}
+		}
+		if c.variable != "" {
+			env = append(env, NoAVX512Env+"="+c.variable)
+		}
+		if c.godebug != "" {
+			env = append(env, "GODEBUG="+c.godebug)
+		}
+		cmd.Env = append(env, "BACKEND_TEST_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), c.want+"\n") {
+			t.Errorf("%s: want %q: %v\n%s", c.name, c.want, err, out)
 		}
 	}
-	cmd.Env = append(env, "BACKEND_TEST_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "variable=false") {
-		t.Errorf("child without the variable: %v\n%s", err, out)
+}
+
+// TestHasNoAVX512Godebug: the setting counts wherever it stands, and only if no later setting of
+// the same key undoes it.
+func TestHasNoAVX512Godebug(t *testing.T) {
+	for godebug, want := range map[string]bool{
+		"": false, "cpu.avx512f=off": true, "gctrace=1,cpu.avx512f=off": true,
+		"cpu.avx512f=off,cpu.avx512f=on": false, "cpu.avx512f=on,cpu.avx512f=off": true, "cpu.avx2=off": false,
+	} {
+		if got := HasNoAVX512Godebug(godebug); got != want {
+			t.Errorf("HasNoAVX512Godebug(%q) = %v, want %v", godebug, got, want)
+		}
 	}
 }

@@ -1,15 +1,27 @@
-// Package dotgrad is a dense layer's matrix product for GoMLX graphs, x·w over x's last axis,
-// whose gradient with respect to w GoMLX's pure-Go backend computes with less data movement.
+// Package dotgrad holds the matrix products of TinyAgent's graph, a dense layer's x·w and
+// attention's q·kᵀ and p·v, with gradients that GoMLX's pure-Go backend computes with less data
+// movement, and the same values and gradients as graph.DotGeneral bit for bit.
 //
-// GoMLX differentiates w ↦ x·w into a product that contracts the output's gradient dy [..., out]
-// with x [..., in] over their leading axes. The backend's matrix kernels read each operand's
-// contracted axes last (or, for the second operand, right after its batch axes), so for that
-// product it transposes both dy and x, and then transposes the [out, in] result back to [in, out]
-// (GoMLX v0.28.16, package compute v0.1.14). Transposes run at about 4 ns per element on that
-// backend and took more than a third of TinyAgent's training step. Dense hands the backend one
-// transposed operand, the smaller of x and dy, and the other one in the layout its kernels read
-// directly. The kernels are the same ones and sum in the same order, so the values and gradients
-// are those of graph.DotGeneral bit for bit (TestDenseMatchesDotGeneralBitForBit); only the time
-// differs. The fix belongs in the backend (a kernel that reads its first operand transposed); the
+// GoMLX differentiates a product into products whose contracted axes are not the ones the
+// backend's matrix kernels read: a kernel reads each operand's contracted axes last (or, for the
+// second operand, right after its batch axes). The backend then transposes the operands first,
+// with its generic transpose, which moves one element at a time, about 4 ns per element (GoMLX
+// v0.28.16, package compute v0.1.14); those transposes took more than a third of TinyAgent's
+// training step.
+//
+//   - Dense (x·w): w's gradient contracts the output's gradient dy [..., out] with x [..., in] over
+//     their leading axes. The backend would transpose both and then the [out, in] result; Dense
+//     transposes only the smaller of x and dy, and only where the product is large enough for the
+//     backend's packed kernel (4 Mi multiply-adds), which sums in the same order whatever the
+//     layout. Below that it keeps GoMLX's gradient.
+//   - Scores (q·kᵀ) and Mix (p·v): k's and v's gradients contract over the query axis, which is not
+//     last; Scores and Mix hand the backend the operands it would have made itself, in the same
+//     layout, so it runs the same kernel on the same values.
+//
+// Every transpose that remains is made by swap, which runs it as the backend's fast four-axis
+// transpose (the one for attention heads) instead of the generic one. A transpose only moves
+// values, so none of this changes a bit (TestDenseMatchesDotGeneralBitForBit,
+// TestAttentionProductsMatchDotGeneralBitForBit); only the time differs. The fix belongs in the
+// backend (a kernel that reads its first operand transposed, a faster generic transpose); the
 // README's performance notes describe the case.
 package dotgrad

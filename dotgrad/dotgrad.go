@@ -26,8 +26,7 @@ func Dense(x, w *graph.Node) *graph.Node {
 	for i := range lead {
 		lead[i] = i
 	}
-	last := append([]int{r - 1}, lead...) // moves the last axis to the front
-	trailing := make([]int, r-1)          // the leading axes once the last one is in front
+	trailing := make([]int, r-1) // the leading axes once the last one is in front
 	for i := range trailing {
 		trailing[i] = i + 1
 	}
@@ -41,10 +40,10 @@ func Dense(x, w *graph.Node) *graph.Node {
 			return builtin
 		}
 		if in <= out { // transpose x: [in, ...]·[..., out] = [in, out]
-			return graph.DotGeneral(graph.TransposeAllAxes(x, last...), trailing, nil, dy, lead, nil)
+			return graph.DotGeneral(swap(x, 0, r-1, r), trailing, nil, dy, lead, nil)
 		}
 		// transpose dy: [out, ...]·[..., in] = [out, in], then the small transpose to [in, out]
-		return graph.TransposeAllAxes(graph.DotGeneral(graph.TransposeAllAxes(dy, last...), trailing, nil, x, lead, nil), 1, 0)
+		return graph.TransposeAllAxes(graph.DotGeneral(swap(dy, 0, r-1, r), trailing, nil, x, lead, nil), 1, 0)
 	})
 	y := graph.DotGeneral(x, []int{r - 1}, nil, wGrad, []int{0}, nil)
 	return graph.IdentityWithCustomGradient(y, func(_, v *graph.Node) *graph.Node {

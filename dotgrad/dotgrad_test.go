@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agenticrl/course/backend"
+	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -23,6 +24,21 @@ func random(rng *rand.Rand, dims ...int) *tensors.Tensor {
 		v[i] = float32(rng.NormFloat64())
 	}
 	return tensors.FromFlatDataAndDimensions(v, dims...)
+}
+
+// valueAndGradients runs product(a, b) and the gradients of the loss Σ product·r with respect to
+// a and b, flattened in that order.
+func valueAndGradients(be compute.Backend, product func(a, b *graph.Node) *graph.Node, a, b, r *tensors.Tensor) [][]float32 {
+	out := graph.MustExecOnceN(be, func(in []*graph.Node) []*graph.Node {
+		y := product(in[0], in[1])
+		loss := graph.ReduceAllSum(graph.Mul(y, in[2]))
+		return append([]*graph.Node{y}, graph.Gradient(loss, in[0], in[1])...)
+	}, a, b, r)
+	var flat [][]float32
+	for _, o := range out {
+		flat = append(flat, tensors.MustCopyFlatData[float32](o))
+	}
+	return flat
 }
 
 // TestDenseMatchesDotGeneralBitForBit: Dense's value and both its gradients equal those of
@@ -45,22 +61,10 @@ func TestDenseMatchesDotGeneralBitForBit(t *testing.T) {
 	} {
 		y := append(append([]int(nil), c.x[:len(c.x)-1]...), c.w[1])
 		x, w, r := random(rng, c.x...), random(rng, c.w...), random(rng, y...)
-		run := func(product func(x, w *graph.Node) *graph.Node) [][]float32 {
-			out := graph.MustExecOnceN(be, func(in []*graph.Node) []*graph.Node {
-				y := product(in[0], in[1])
-				loss := graph.ReduceAllSum(graph.Mul(y, in[2]))
-				return append([]*graph.Node{y}, graph.Gradient(loss, in[0], in[1])...)
-			}, x, w, r)
-			var flat [][]float32
-			for _, o := range out {
-				flat = append(flat, tensors.MustCopyFlatData[float32](o))
-			}
-			return flat
-		}
-		want := run(func(x, w *graph.Node) *graph.Node {
+		want := valueAndGradients(be, func(x, w *graph.Node) *graph.Node {
 			return graph.DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{0}, nil)
-		})
-		got := run(Dense)
+		}, x, w, r)
+		got := valueAndGradients(be, Dense, x, w, r)
 		for k, name := range []string{"value", "gradient of x", "gradient of w"} {
 			for i := range want[k] {
 				if math.Float32bits(got[k][i]) != math.Float32bits(want[k][i]) {

@@ -19,6 +19,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd GOMLX_NO_AUTO_INSTALL=1 GOMLX_GO_SIMD_AVX512=false
+export GODEBUG="${GODEBUG:+$GODEBUG,}cpu.avx512f=off"
 BIN="$ROOT/.cache/bin"
 mkdir -p "$BIN"
 

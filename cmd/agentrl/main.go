@@ -82,9 +82,9 @@ func usage() {
 }
 
 func main() {
-	// The same numbers as the notebooks on any machine: GoMLX without its AVX-512 kernels.
+	// The same numbers as the notebooks on any machine: GoMLX and the Go runtime without AVX-512.
 	if err := backend.EnsureNoAVX512(); err != nil {
-		fmt.Fprintf(os.Stderr, "agentrl: warning: could not restart with %s=false (%v); results may differ from the notebooks'\n", backend.NoAVX512Env, err)
+		fmt.Fprintf(os.Stderr, "agentrl: warning: could not restart with %s=false and GODEBUG=%s (%v); results may differ from the notebooks'\n", backend.NoAVX512Env, backend.NoAVX512Godebug, err)
 	}
 	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
 		usage()

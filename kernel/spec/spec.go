@@ -20,13 +20,15 @@ const Name = "agentrl-go"
 
 // Env is the environment every Go build of the course needs: Go 1.27 (GoMLX v0.28 requires it)
 // with SIMD (its fast CPU kernels), and GoMLX's pure-Go backend, never a plugin download, without
-// its AVX-512 kernels (the same numbers on every machine: see backend.NoAVX512Env).
+// AVX-512, in its kernels or in the Go runtime (the same numbers on every machine: see
+// backend.NoAVX512Env and backend.NoAVX512Godebug).
 var Env = map[string]string{
 	"GOTOOLCHAIN":           "go1.27.3",
 	"GOEXPERIMENT":          "simd",
 	"GOMLX_NO_AUTO_INSTALL": "1",
 	"GOMLX_BACKEND":         "go",
-	"GOMLX_GO_SIMD_AVX512":  "false", // backend.NoAVX512Env
+	"GOMLX_GO_SIMD_AVX512":  "false",           // backend.NoAVX512Env
+	"GODEBUG":               "cpu.avx512f=off", // backend.NoAVX512Godebug
 }
 
 // Spec returns the kernel.json for the checkout at root, whose set-up put GoNB in root/.cache/bin.

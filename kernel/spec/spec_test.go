@@ -66,4 +66,7 @@ func TestSpecKeepsGoMLXOffAVX512(t *testing.T) {
 	if Env[backend.NoAVX512Env] != "false" {
 		t.Errorf("the kernel's environment sets %s=%q, want false", backend.NoAVX512Env, Env[backend.NoAVX512Env])
 	}
+	if !backend.HasNoAVX512Godebug(Env["GODEBUG"]) {
+		t.Errorf("the kernel's environment sets GODEBUG=%q, want %s in it", Env["GODEBUG"], backend.NoAVX512Godebug)
+	}
 }

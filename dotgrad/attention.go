@@ -1,0 +1,64 @@
+package dotgrad
+
+import (
+	"fmt"
+
+	"github.com/gomlx/gomlx/core/graph"
+)
+
+// Scores returns q·kᵀ for every index of the leading (batch) axes: q [..., T, D] and k [..., S, D]
+// give [..., T, S], the value of graph.DotGeneral(q, {r−1}, batch, k, {r−1}, batch). Its gradient
+// with respect to q is GoMLX's own. Its gradient with respect to k is GoMLX's product
+// dS [..., T, S] · q [..., T, D] over T, whose operands the backend would transpose one element
+// at a time to [..., S, T] and [..., D, T]; Scores hands it both already transposed by swap.
+func Scores(q, k *graph.Node) *graph.Node {
+	r, batch := batchedShapes("Scores", q, k)
+	var dy *graph.Node
+	kGrad := graph.IdentityWithCustomGradient(k, func(_, builtin *graph.Node) *graph.Node {
+		if dy == nil {
+			return builtin
+		}
+		return graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, swap(q, r-2, r-1, r), []int{r - 1}, batch)
+	})
+	y := graph.DotGeneral(q, []int{r - 1}, batch, kGrad, []int{r - 1}, batch)
+	return graph.IdentityWithCustomGradient(y, func(_, v *graph.Node) *graph.Node {
+		dy = v
+		return v
+	})
+}
+
+// Mix returns p·v for every index of the leading (batch) axes: p [..., T, S] and v [..., S, D]
+// give [..., T, D], the value of graph.DotGeneral(p, {r−1}, batch, v, {r−2}, batch). Its
+// gradient with respect to p is GoMLX's own. Its gradient with respect to v is GoMLX's product
+// dO [..., T, D] · p [..., T, S] over T, as [..., D, S] transposed to [..., S, D]; Mix makes the
+// three transposes with swap.
+func Mix(p, v *graph.Node) *graph.Node {
+	r, batch := batchedShapes("Mix", p, v)
+	var dy *graph.Node
+	vGrad := graph.IdentityWithCustomGradient(v, func(_, builtin *graph.Node) *graph.Node {
+		if dy == nil {
+			return builtin
+		}
+		g := graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, swap(p, r-2, r-1, r), []int{r - 1}, batch)
+		return swap(g, r-2, r-1, r)
+	})
+	y := graph.DotGeneral(p, []int{r - 1}, batch, vGrad, []int{r - 2}, batch)
+	return graph.IdentityWithCustomGradient(y, func(_, v *graph.Node) *graph.Node {
+		dy = v
+		return v
+	})
+}
+
+// batchedShapes checks that a and b have the same rank r ≥ 3 and returns r and the batch axes
+// 0 … r−3; the sizes of the other axes are DotGeneral's to check.
+func batchedShapes(name string, a, b *graph.Node) (int, []int) {
+	r := a.Rank()
+	if r < 3 || b.Rank() != r {
+		panic(fmt.Sprintf("dotgrad.%s: %s and %s: want two operands of the same rank ≥ 3", name, a.Shape(), b.Shape()))
+	}
+	batch := make([]int, r-2)
+	for i := range batch {
+		batch[i] = i
+	}
+	return r, batch
+}
