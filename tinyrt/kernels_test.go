@@ -3,7 +3,10 @@ package tinyrt
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +73,36 @@ func TestExp32MatchesMathExpBitForBit(t *testing.T) {
 		if math.Float32bits(got[i]) != math.Float32bits(want) && !(want != want && got[i] != got[i]) {
 			t.Fatalf("exp32(%g) = %g (%#x), math.Exp gives %g (%#x)", x, got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
 		}
+	}
+}
+
+// TestKernelsMatchScalarWithAVX512: the book hides AVX-512 from the Go runtime
+// (GODEBUG=cpu.avx512f=off, see package backend), so under its settings the tests above run the
+// AVX2 code. This runs them again in a child process whose GODEBUG lacks that setting, which takes
+// the AVX-512 code where the CPU has it, so that code stays held to the scalar code too.
+func TestKernelsMatchScalarWithAVX512(t *testing.T) {
+	var kept []string
+	hidden := false
+	for _, kv := range strings.Split(os.Getenv("GODEBUG"), ",") {
+		if kv == "cpu.avx512f=off" {
+			hidden = true
+		} else if kv != "" {
+			kept = append(kept, kv)
+		}
+	}
+	if !hidden {
+		t.Skip("AVX-512 is not hidden: the tests above ran on what the CPU offers")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^(TestKernelsMatchScalarBitForBit|TestMulAccSums|TestExp32MatchesMathExpBitForBit)$", "-test.v")
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GODEBUG=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "GODEBUG="+strings.Join(kept, ","))
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Count(string(out), "--- PASS") != 3 {
+		t.Fatalf("the kernel tests with AVX-512 visible: %v\n%s", err, out)
 	}
 }
