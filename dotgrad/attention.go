@@ -13,17 +13,10 @@ import (
 // at a time to [..., S, T] and [..., D, T]; Scores hands it both already transposed by swap.
 func Scores(q, k *graph.Node) *graph.Node {
 	r, batch := batchedShapes("Scores", q, k)
-	var dy *graph.Node
-	kGrad := graph.IdentityWithCustomGradient(k, func(_, builtin *graph.Node) *graph.Node {
-		if dy == nil {
-			return builtin
-		}
+	return withSecondGradient(q, k, func(q, k *graph.Node) *graph.Node {
+		return graph.DotGeneral(q, []int{r - 1}, batch, k, []int{r - 1}, batch)
+	}, func(dy *graph.Node) *graph.Node {
 		return graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, swap(q, r-2, r-1, r), []int{r - 1}, batch)
-	})
-	y := graph.DotGeneral(q, []int{r - 1}, batch, kGrad, []int{r - 1}, batch)
-	return graph.IdentityWithCustomGradient(y, func(_, v *graph.Node) *graph.Node {
-		dy = v
-		return v
 	})
 }
 
@@ -34,15 +27,26 @@ func Scores(q, k *graph.Node) *graph.Node {
 // three transposes with swap.
 func Mix(p, v *graph.Node) *graph.Node {
 	r, batch := batchedShapes("Mix", p, v)
-	var dy *graph.Node
-	vGrad := graph.IdentityWithCustomGradient(v, func(_, builtin *graph.Node) *graph.Node {
-		if dy == nil {
-			return builtin
-		}
+	return withSecondGradient(p, v, func(p, v *graph.Node) *graph.Node {
+		return graph.DotGeneral(p, []int{r - 1}, batch, v, []int{r - 2}, batch)
+	}, func(dy *graph.Node) *graph.Node {
 		g := graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, swap(p, r-2, r-1, r), []int{r - 1}, batch)
 		return swap(g, r-2, r-1, r)
 	})
-	y := graph.DotGeneral(p, []int{r - 1}, batch, vGrad, []int{r - 2}, batch)
+}
+
+// withSecondGradient returns product(a, b) with its gradient with respect to b replaced by
+// grad(dy), dy being the gradient that reaches the product. Reverse-mode differentiation visits
+// the product's output before its inputs, so dy is set when b's gradient is built.
+func withSecondGradient(a, b *graph.Node, product func(a, b *graph.Node) *graph.Node, grad func(dy *graph.Node) *graph.Node) *graph.Node {
+	var dy *graph.Node
+	bGrad := graph.IdentityWithCustomGradient(b, func(_, builtin *graph.Node) *graph.Node {
+		if dy == nil {
+			return builtin
+		}
+		return grad(dy)
+	})
+	y := product(a, bGrad)
 	return graph.IdentityWithCustomGradient(y, func(_, v *graph.Node) *graph.Node {
 		dy = v
 		return v
