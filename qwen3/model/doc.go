@@ -13,7 +13,9 @@
 // either its own matrix or the embedding matrix (tie_word_embeddings). Weights of any stored
 // precision are converted to float32 at load and everything is computed in float32, so results
 // match a float32 reference. WithDType gives a second path over the same weights that computes in
-// bf16 (or f16) the way an inference engine does, to measure the engine/trainer mismatch.
+// bf16 (or f16) the way an inference engine does, to measure the engine/trainer mismatch (see
+// Mismatch). SetAutocast runs the matrix products themselves in bf16 (or f16) while weights and
+// everything else stay float32, as torch.autocast does: what a GPU trains and samples with.
 //
 // WriteTiny writes small random checkpoints with this exact file layout, so that everything here
 // is tested without real weights; package qwen3/modelref checks the logits against an independent

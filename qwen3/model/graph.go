@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/gobackend"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:staticcheck // graph code reads better unqualified
 )
 
@@ -27,11 +28,47 @@ func (m *Model) round(x *Node) *Node {
 	return ConvertDType(ConvertDType(x, m.dtype), dtypes.Float32)
 }
 
+// dot is DotGeneral under the model's autocast setting (see SetAutocast): DotGeneral itself when
+// autocast is off, roundedDot on the pure-Go backend, castDot on any other (XLA's, on a GPU).
+func (m *Model) dot(lhs *Node, lhsContracting, lhsBatch []int, rhs *Node, rhsContracting, rhsBatch []int) *Node {
+	switch {
+	case m.autocast == dtypes.Float32:
+		return DotGeneral(lhs, lhsContracting, lhsBatch, rhs, rhsContracting, rhsBatch)
+	case m.backend.String() == gobackend.BackendName:
+		return roundedDot(m.autocast, lhs, lhsContracting, lhsBatch, rhs, rhsContracting, rhsBatch)
+	}
+	return castDot(m.autocast, lhs, lhsContracting, lhsBatch, rhs, rhsContracting, rhsBatch)
+}
+
+// castDot runs a product as torch.autocast does: both float32 operands cast to dt, multiplied
+// there, the product converted back to float32. GoMLX's Dot gives half-precision operands a
+// float32 accumulator, which its gradient reads as "compute the backward products in float32";
+// clearing it keeps them in dt as well, as autocast's backward runs, while the forward product
+// still sums in float32: XLA's GPU matrix kernels and the pure-Go backend's accumulate
+// half-precision products in float32 and round only the result. The casts' gradients convert the operands'
+// gradients back to float32, so float32 weights get float32 gradients.
+func castDot(dt dtypes.DType, lhs *Node, lhsContracting, lhsBatch []int, rhs *Node, rhsContracting, rhsBatch []int) *Node {
+	product := Dot(ConvertDType(lhs, dt), ConvertDType(rhs, dt)).
+		WithAccumulatorDType(dtypes.InvalidDType).
+		General(lhsContracting, lhsBatch, rhsContracting, rhsBatch)
+	return ConvertDType(product, dtypes.Float32)
+}
+
+// roundedDot computes castDot's numbers with float32 arithmetic: the operands rounded to dt, a
+// float32 product (exact products of dt values, float32 sums), the result rounded to dt; the
+// roundings' gradients round the incoming and outgoing gradients to dt the same way. The
+// pure-Go backend needs it: its AVX2 kernel for large half-precision products (compute v0.1.14)
+// returns wrong sums, and on a CPU a half-precision product saves no time anyway.
+func roundedDot(dt dtypes.DType, lhs *Node, lhsContracting, lhsBatch []int, rhs *Node, rhsContracting, rhsBatch []int) *Node {
+	round := func(x *Node) *Node { return ConvertDType(ConvertDType(x, dt), dtypes.Float32) }
+	return round(DotGeneral(round(lhs), lhsContracting, lhsBatch, round(rhs), rhsContracting, rhsBatch))
+}
+
 // linear applies a Hugging Face Linear weight [out, in] to the last axis of x, without
 // materialising the transpose (lm_head of Qwen3-0.6B alone is 155M values); the product is
 // stored in the compute dtype.
 func (m *Model) linear(x, w *Node) *Node {
-	return m.round(DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil))
+	return m.round(m.dot(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil))
 }
 
 // rmsNorm normalises the last axis by its root mean square, then scales by w. It divides by the
@@ -73,16 +110,16 @@ func (m *Model) attention(q, k, v, qPos *Node, kvHeads int) *Node {
 	s := k.Shape().Dimensions[1]
 	// Query head j reads key/value head j / groups, as Hugging Face's repeat_kv arranges them.
 	q = Reshape(q, b, t, kvHeads, groups, d)
-	scores := DotGeneral(q, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2}) // [B, KV, T, G, S]
+	scores := m.dot(q, []int{4}, []int{0, 2}, k, []int{3}, []int{0, 2}) // [B, KV, T, G, S]
 	scores = m.round(MulScalar(m.round(scores), 1/math.Sqrt(float64(d))))
 	g := q.Graph()
 	keyPos := Iota(g, shapeInt32(s), 0)
 	visible := LessOrEqual(InsertAxes(keyPos, 0), InsertAxes(qPos, -1)) // [T, S]
 	visible = BroadcastToDims(InsertAxes(visible, 0, 0, 1), b, kvHeads, t, groups, s)
 	scores = Where(visible, scores, BroadcastToDims(Infinity(g, dtypes.Float32, -1), b, kvHeads, t, groups, s))
-	probs := m.round(Softmax(scores, -1))                                              // the softmax itself runs in float32, as engines run it
-	out := m.round(DotGeneral(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2})) // [B, KV, T, G, D]
-	out = TransposeAllAxes(out, 0, 2, 1, 3, 4)                                         // [B, T, KV, G, D]
+	probs := m.round(Softmax(scores, -1))                                         // the softmax itself runs in float32, as engines run it
+	out := m.round(m.dot(probs, []int{4}, []int{0, 1}, v, []int{1}, []int{0, 2})) // [B, KV, T, G, D]
+	out = TransposeAllAxes(out, 0, 2, 1, 3, 4)                                    // [B, T, KV, G, D]
 	return Reshape(out, b, t, h*d)
 }
 
