@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gomlx/compute"
 
@@ -252,7 +253,8 @@ func (p *player) play(reply []int, lps []float32) (resp []int, more bool, err er
 // random stream seeded by opts[i].Seed and t (as Play seeds its Generate call), on the backend,
 // so it differs from Play's draw but not with batch or with the other episodes of its batch.
 //
-// The episodes share MaxNew and Temperature; their Turns may differ. A scripted episode
+// The episodes share MaxNew and Temperature; their Turns may differ. Each envs[i] must be its
+// own Env (a turn steps them concurrently); they may share a sandbox pool. A scripted episode
 // (EpisodeOptions.Script) has nothing to sample: play it with Play.
 func (a *Agent) PlayGroup(envs []*gym.Env, task *gym.Task, opts []EpisodeOptions, batch int) ([]*Episode, error) {
 	if len(envs) == 0 || len(envs) != len(opts) || batch < 0 {
@@ -315,18 +317,23 @@ func (a *Agent) playBatch(envs []*gym.Env, task *gym.Task, opts []EpisodeOptions
 		if err != nil {
 			return nil, err
 		}
+		// The episodes step their own gyms at once: their tests run side by side in the pool.
+		var wg sync.WaitGroup
+		errs := make([]error, len(gens))
 		for i, g := range gens {
-			if len(feed[i]) == 0 {
-				continue // over
+			if len(feed[i]) > 0 { // else over
+				wg.Go(func() {
+					resp, more, err := players[i].play(g.Tokens, g.LogProbs)
+					feed[i], errs[i] = nil, err
+					if more {
+						feed[i] = resp
+					}
+				})
 			}
-			resp, more, err := players[i].play(g.Tokens, g.LogProbs)
-			if err != nil {
-				return nil, err
-			}
-			feed[i] = nil
-			if more {
-				feed[i] = resp
-			}
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
 		}
 	}
 	eps := make([]*Episode, len(players))

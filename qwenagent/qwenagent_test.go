@@ -150,28 +150,33 @@ func TestPlayGroupBatchIndependent(t *testing.T) {
 			}
 		}
 	}
+	// The recorded log-probs are the model's own on the recorded stream: the trainer's scoring
+	// of the trajectories finds them again, which it would not if the decoder's context and the
+	// trajectory's segments had parted ways.
+	trs := make([]agentrl.Trajectory, n)
+	for i, ep := range want {
+		trs[i] = ep.Trajectory
+	}
+	scored, err := newTrainer(t, a).LogProbs(trs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tr := range trs {
+		var recorded []float32
+		for _, s := range tr.Segments {
+			recorded = append(recorded, s.LogProbs...)
+		}
+		for k := range recorded {
+			if d := math.Abs(float64(recorded[k] - scored[i][k])); d > 1e-4 {
+				t.Errorf("episode %d, agent token %d: log-prob %g recorded, %g scored", i, k, recorded[k], scored[i][k])
+			}
+		}
+	}
 	if want[0].Replies[0] == want[1].Replies[0] {
 		t.Errorf("episodes 0 and 1 replied the same %q: the seeds do not reach the rows", want[0].Replies[0])
 	}
 	for _, batch := range []int{3, 0} {
-		for i, ep := range play(batch) {
-			w := want[i]
-			if !slices.Equal(ep.Replies, w.Replies) || ep.Reward() != w.Reward() || ep.Parsed != w.Parsed ||
-				len(ep.Trajectory.Segments) != len(w.Trajectory.Segments) {
-				t.Fatalf("batch %d, episode %d: replies %q, batch 1: %q", batch, i, ep.Replies, w.Replies)
-			}
-			for j, s := range ep.Trajectory.Segments {
-				ws := w.Trajectory.Segments[j]
-				if !slices.Equal(s.IDs, ws.IDs) || len(s.LogProbs) != len(ws.LogProbs) {
-					t.Fatalf("batch %d, episode %d, segment %d: ids %v, batch 1: %v", batch, i, j, s.IDs, ws.IDs)
-				}
-				for k := range s.LogProbs {
-					if d := math.Abs(float64(s.LogProbs[k] - ws.LogProbs[k])); d > 1e-5 {
-						t.Errorf("batch %d, episode %d, segment %d, token %d: log-prob %g, batch 1: %g", batch, i, j, k, s.LogProbs[k], ws.LogProbs[k])
-					}
-				}
-			}
-		}
+		sameEpisodes(t, batch, play(batch), want)
 	}
 	// Batches of 1, 3 (and the last of 2) and 8 rows; per batch size a prompt width, a reply
 	// width, a tool response width or two, one capacity.
@@ -182,6 +187,29 @@ func TestPlayGroupBatchIndependent(t *testing.T) {
 	}
 	if _, err := a.PlayGroup([]*gym.Env{env(pool)}, task, []EpisodeOptions{{Turns: 1, Script: []string{"x"}}}, 0); err == nil {
 		t.Error("PlayGroup of a scripted episode: no error")
+	}
+}
+
+// sameEpisodes compares episodes played with a batch of rows with those played one by one.
+func sameEpisodes(t *testing.T, batch int, got, want []*Episode) {
+	t.Helper()
+	for i, ep := range got {
+		w := want[i]
+		if !slices.Equal(ep.Replies, w.Replies) || ep.Reward() != w.Reward() || ep.Parsed != w.Parsed ||
+			len(ep.Trajectory.Segments) != len(w.Trajectory.Segments) {
+			t.Fatalf("batch %d, episode %d: replies %q, batch 1: %q", batch, i, ep.Replies, w.Replies)
+		}
+		for j, s := range ep.Trajectory.Segments {
+			ws := w.Trajectory.Segments[j]
+			if !slices.Equal(s.IDs, ws.IDs) || len(s.LogProbs) != len(ws.LogProbs) {
+				t.Fatalf("batch %d, episode %d, segment %d: ids %v, batch 1: %v", batch, i, j, s.IDs, ws.IDs)
+			}
+			for k := range s.LogProbs {
+				if d := math.Abs(float64(s.LogProbs[k] - ws.LogProbs[k])); d > 1e-5 {
+					t.Errorf("batch %d, episode %d, segment %d, token %d: log-prob %g, batch 1: %g", batch, i, j, k, s.LogProbs[k], ws.LogProbs[k])
+				}
+			}
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
@@ -208,8 +209,14 @@ func (d *Decoder) step(feeds [][]int, u []float32, temperature float64) (tok []i
 		width = bucket(longest)
 	}
 	args := []any{padRowsTo(feeds, width), starts, counts, u, float32(temperature)}
+	// The step returns the new caches: donating the old ones lets the backend write them in place
+	// instead of holding two copies.
 	for _, t := range d.caches {
-		args = append(args, t)
+		donated, err := graph.DonateTensorBuffer(t, d.m.backend, 0)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		args = append(args, donated)
 	}
 	d.m.mu.Lock()
 	d.m.decodeShapes[[3]int{rows, width, d.capacity}] = true
