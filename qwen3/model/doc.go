@@ -4,7 +4,9 @@
 // key/value cache, greedily or by sampling, one sequence or a group of samples of one prompt at a
 // time. Generation reports two log-probabilities per token: under the model itself (what a
 // trainer recomputes) and under the distribution the sampler actually drew from (after
-// temperature, top-k and top-p); they differ whenever sampling reshapes the distribution.
+// temperature, top-k and top-p); they differ whenever sampling reshapes the distribution. A
+// Decoder decodes a batch of rows that each grow at their own pace (the episodes of a group,
+// turn by turn) with its cache kept on the backend and sampling done there too.
 //
 // The architecture follows Qwen3ForCausalLM: token embeddings; per layer an RMSNorm, grouped-query
 // attention whose queries and keys are RMS-normalised per head before rotary position embeddings

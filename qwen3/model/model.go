@@ -38,6 +38,10 @@ type Model struct {
 	logits   *model.Exec // ids [B,T] -> logits [B,T,V]
 	logProbs *model.Exec // ids, targets [B,T] -> log p(targets) [B,T]
 	step     *model.Exec // cached step, see stepGraph
+	decode   *model.Exec // the Decoder's step, see decodeGraph
+	// decodeShapes holds the [rows, width, capacity] shapes decode was called with: each one
+	// compiled a graph (see DecodeCompilations).
+	decodeShapes map[[3]int]bool
 }
 
 // DefaultBackend is the course's shared backend (package backend): the one $GOMLX_BACKEND names,
@@ -245,7 +249,14 @@ func (m *Model) buildExecs() error {
 	}); err != nil {
 		return err
 	}
-	for _, e := range []*model.Exec{m.logits, m.logProbs, m.step} {
+	if m.decode, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, inputs []*Node) []*Node {
+		asParams(inputs[0].Graph())
+		return m.decodeGraph(inputs)
+	}); err != nil {
+		return err
+	}
+	m.decodeShapes = map[[3]int]bool{}
+	for _, e := range []*model.Exec{m.logits, m.logProbs, m.step, m.decode} {
 		e.SetMaxCache(maxCachedGraphs)
 	}
 	return nil
