@@ -50,9 +50,12 @@ Weights: -model-dir names a folder with config.json and safetensors (a download 
 Qwen/Qwen3-0.6B); without it the Hugging Face cache is searched. Nothing is downloaded. To try the
 loop without weights: agentrl qwen3 init-tiny DIR, then -model-dir DIR -lr 1e-3.
 
-Backend: the pure-Go CPU backend. A GPU needs XLA: build agentrl with GoMLX's XLA backend
-imported (github.com/gomlx/go-xla/compute/xla), install a PJRT CUDA plugin yourself and set
-GOMLX_BACKEND=xla:/path/to/pjrt_c_api_cuda_plugin.so (README, "Using a GPU").
+Backend: the pure-Go CPU backend, unless GOMLX_BACKEND names another. On a machine with an
+NVIDIA GPU: build agentrl with the XLA backend (make agentrl-xla: .cache/bin/agentrl-xla), have
+Python with the pip package jax-cuda13-pjrt there, eval "$(bash backend/gpu.sh)" in the
+repository, which sets GOMLX_BACKEND=xla:<JAX's CUDA plugin> and the library paths, and run
+.cache/bin/agentrl-xla train qwen3 ... (TF32 matrix products; append ,notf32 to GOMLX_BACKEND for
+exact float32). README, "Using a GPU".
 
 flags:`
 
