@@ -1,7 +1,6 @@
 package qwenbench
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/agenticrl/course/qwenagent"
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
 )
 
 // The update's settings on both sides: `agentrl train qwen3`'s learning rate for Qwen3-0.6B and
@@ -40,25 +40,29 @@ func newGoSide(o Options, b compute.Backend, dir string, rep *Report) (*goSide, 
 	return &goSide{o: o, m: m, rep: rep}, nil
 }
 
-// goAutocast makes the Go model compute at precision where that is not plain float32.
-//
-// HOOK: bf16 is Model.SetAutocast(dtypes.BFloat16) (matrix products and activations in
-// bfloat16 over float32 weights, as torch.autocast does), which is being written; call it here
-// once it exists. Until then a bf16 run stops here, before anything is timed.
+// goAutocast makes the Go model compute at precision where that is not plain float32: bf16
+// runs every matrix product in bfloat16 over the float32 weights (Model.SetAutocast), as
+// torch.autocast does on the PyTorch side.
 func goAutocast(m *model.Model, precision string) error {
 	if precision != "bf16" {
 		return nil
 	}
-	return errors.New("precision bf16: the Go model's bfloat16 autocast (Model.SetAutocast) is not available yet")
+	return m.SetAutocast(dtypes.BFloat16)
 }
 
 // goGenerate draws group continuations of prompt, n tokens each, at temperature 1 with no stop
-// token, and returns how many tokens it drew.
-//
-// HOOK: this is the course's sampler, model.GenerateGroup; switch it to the batched decoder
-// (model.Decoder), which is being written, keeping the same sampling settings.
+// token, with the batched decoder the lab's rollouts use (the rows decode together, the cache
+// and the sampling stay on the backend), and returns how many tokens it drew.
 func goGenerate(m *model.Model, prompt []int, group, n int, seed uint64) (int, error) {
-	gens, err := m.GenerateGroup(prompt, group, model.GenerateOptions{MaxNew: n, Temperature: 1, Seed: seed})
+	d, err := m.NewDecoder(group, len(prompt)+n)
+	if err != nil {
+		return 0, err
+	}
+	feed, seeds := make([][]int, group), make([]uint64, group)
+	for i := range feed {
+		feed[i], seeds[i] = prompt, seed+uint64(i)
+	}
+	gens, err := d.Generate(feed, model.GenerateOptions{MaxNew: n, Temperature: 1}, seeds)
 	if err != nil {
 		return 0, err
 	}
@@ -112,7 +116,33 @@ func (g *goSide) time(b *batch) error {
 		return fmt.Errorf("Go generation: %w", err)
 	}
 	g.rep.Generate.Go = gen
-	g.o.progress("Go: generation median %.1f ms", gen.MedianMS)
+	g.o.progress("Go: generation median %.1f ms, %d compiled decoder shapes", gen.MedianMS, g.m.DecodeCompilations())
+	if o.Precision == "bf16" {
+		return g.mismatch(b)
+	}
+	return nil
+}
+
+// mismatch measures, on the batch's tokens, how far a bf16 engine is from the float32 trainer
+// on this architecture: an engine copy (weights rounded to bf16, activations stored in bf16,
+// matrix products run in bf16) against the model with autocast off (Chapter 13's
+// engine/trainer mismatch, there emulated on a tiny model).
+func (g *goSide) mismatch(b *batch) error {
+	start := time.Now()
+	engine, err := g.m.WithDType(dtypes.BFloat16) // keeps the model's autocast: bf16 products
+	if err != nil {
+		return err
+	}
+	if err := g.m.SetAutocast(dtypes.Float32); err != nil {
+		return err
+	}
+	s, err := model.Mismatch(g.m, engine, b.ids)
+	if err != nil {
+		return fmt.Errorf("Go mismatch: %w", err)
+	}
+	g.rep.Mismatch = &s
+	g.o.progress("Go: bf16 engine against the float32 trainer over %d tokens: mean |Δ log p| %.2e, max %.3f (%.1f s)",
+		s.Tokens, s.Mean, s.Max, time.Since(start).Seconds())
 	return nil
 }
 

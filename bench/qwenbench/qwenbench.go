@@ -157,8 +157,13 @@ func measure(o Options, g *goSide, dir string, rep *Report) error {
 	}
 	if o.Python != "" {
 		o.progress("PyTorch side (%s, device %s): parity, then forward, update and generation", o.Python, rep.TorchDevice)
-		if err := runTorch(o, dir, b, rep); err != nil {
+		// Parity that fails stops everything. A PyTorch side that broke leaves the Go side worth
+		// timing, as --no-torch would: its error goes in the report.
+		if err := runTorch(o, dir, b, rep); errors.Is(err, errParity) {
 			return err
+		} else if err != nil {
+			rep.TorchError = err.Error()
+			o.progress("%v; timing the Go side alone", err)
 		}
 	}
 	return g.time(b)

@@ -39,7 +39,6 @@ func TestRunErrors(t *testing.T) {
 		"another model":       {func(o *Options) { o.ModelDir = notQwen }, "is not a Qwen3 model folder"},
 		"no model":            {func(o *Options) { o.ModelDir = t.TempDir() }, "is not a Qwen3 model folder"},
 		"tf32 without CUDA":   {func(o *Options) { o.Precision = "tf32" }, "no TF32"},
-		"bf16 not yet in Go":  {func(o *Options) { o.Precision = "bf16" }, "not available yet"},
 		"no python":           {func(o *Options) { o.Python = "/nonexistent/python3" }, "cannot run /nonexistent/python3"},
 		"python without them": {func(o *Options) { o.Python = fakeProgram(t, "echo transformers") }, "lacks the pip package transformers"},
 		"backend not built in": {func(o *Options) { o.Backend = "xla:/x/xla_cuda_plugin.so" },
@@ -67,6 +66,43 @@ exit 3`)
 	}
 	if rep == nil || rep.Parity == nil || rep.Parity.MaxAbs != 0.5 || rep.Update.Go != nil || rep.Error == "" {
 		t.Errorf("report after a parity failure: %+v", rep)
+	}
+}
+
+// TestBrokenPyTorchSideTimesGo: a PyTorch side that crashes without a parity verdict leaves
+// the Go side timed, with the crash in the report and no parity claimed.
+func TestBrokenPyTorchSideTimesGo(t *testing.T) {
+	o := tiny()
+	o.Python = fakeProgram(t, `case "$1" in -c) exit 0;; esac
+echo "CUDA out of memory" >&2
+exit 3`)
+	rep, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Parity != nil || !strings.Contains(rep.TorchError, "CUDA out of memory") || rep.Update.Go == nil || rep.Update.Torch != nil {
+		t.Errorf("report after a broken PyTorch side: parity %+v, error %q, update %+v", rep.Parity, rep.TorchError, rep.Update)
+	}
+}
+
+// TestBF16 runs the tiny checkpoint with bf16 autocast: every part is timed, the generation
+// draws every token, and the bf16 engine's mismatch against the float32 trainer is measured:
+// some difference, all of it rounding-sized.
+func TestBF16(t *testing.T) {
+	o := tiny()
+	o.Precision = "bf16"
+	rep, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]Part{"forward": rep.Forward, "update": rep.Update, "generate": rep.Generate} {
+		if p.Go == nil || p.Go.MedianMS <= 0 {
+			t.Errorf("%s: Go figures %+v", name, p.Go)
+		}
+	}
+	m := rep.Mismatch
+	if m == nil || m.Tokens != o.Rows*o.Seq || !(m.Mean > 0) || m.Max > 0.5 || m.P50 > m.P99 || m.P99 > m.Max {
+		t.Errorf("mismatch %+v", m)
 	}
 }
 

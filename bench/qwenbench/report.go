@@ -47,13 +47,16 @@ type Parity struct {
 
 // Report is what Run measured, with everything needed to read it later.
 type Report struct {
-	Date      string  `json:"date"`
-	Error     string  `json:"error,omitempty"` // why the run stopped early
-	Precision string  `json:"precision"`
-	Settings  Options `json:"settings"`
-	LR        float64 `json:"lr"`   // the update's Adam learning rate
-	Clip      float64 `json:"clip"` // and clip range
-	Model     struct {
+	Date  string `json:"date"`
+	Error string `json:"error,omitempty"` // why the run stopped early
+	// TorchError is why the PyTorch side failed, when it did without failing parity; the Go
+	// side was timed all the same (Parity nil: not checked).
+	TorchError string  `json:"pytorch_error,omitempty"`
+	Precision  string  `json:"precision"`
+	Settings   Options `json:"settings"`
+	LR         float64 `json:"lr"`   // the update's Adam learning rate
+	Clip       float64 `json:"clip"` // and clip range
+	Model      struct {
 		Dir    string `json:"dir"`
 		Random bool   `json:"random"` // written by the benchmark (seeded by Settings.Seed)
 		Params int    `json:"params"`
@@ -67,14 +70,17 @@ type Report struct {
 	Torch       string `json:"torch,omitempty"`
 	// Transformers, GPU and Attention describe the PyTorch side: transformers' version, the CUDA
 	// device's name, the attention implementation.
-	Transformers string   `json:"transformers,omitempty"`
-	GPU          string   `json:"gpu,omitempty"`
-	Attention    string   `json:"attention,omitempty"`
-	Parity       *Parity  `json:"parity,omitempty"` // nil without the PyTorch side
-	Forward      Part     `json:"forward"`
-	Update       Part     `json:"update"`
-	Generate     Part     `json:"generate"`
-	FirstLoss    struct { // the first update's loss on each side: the same number up to rounding
+	Transformers string  `json:"transformers,omitempty"`
+	GPU          string  `json:"gpu,omitempty"`
+	Attention    string  `json:"attention,omitempty"`
+	Parity       *Parity `json:"parity,omitempty"` // nil without the PyTorch side
+	Forward      Part    `json:"forward"`
+	Update       Part    `json:"update"`
+	Generate     Part    `json:"generate"`
+	// Mismatch is, at precision bf16, a bf16 engine's log-probs of the batch against the float32
+	// trainer's (model.Mismatch).
+	Mismatch  *model.MismatchStats `json:"mismatch,omitempty"`
+	FirstLoss struct {             // the first update's loss on each side: the same number up to rounding
 		Go    float64  `json:"go"`
 		Torch *float64 `json:"pytorch,omitempty"`
 	} `json:"first_loss"`
@@ -174,8 +180,15 @@ func (r *Report) Write(w io.Writer) error {
 		fmt.Fprintf(&sb, "parity, checked before timing: max |PyTorch - Go| log-prob %.2e (mean %.2e) over %d tokens, tolerance %.0e\n",
 			p.MaxAbs, p.MeanAbs, r.Forward.Tokens, p.Tolerance)
 	}
+	if r.TorchError != "" {
+		fmt.Fprintf(&sb, "PyTorch side failed (Go figures only): %s\n", r.TorchError)
+	}
 	if r.FirstLoss.Torch != nil {
 		fmt.Fprintf(&sb, "first update's loss: Go %.6g, PyTorch %.6g\n", r.FirstLoss.Go, *r.FirstLoss.Torch)
+	}
+	if m := r.Mismatch; m != nil {
+		fmt.Fprintf(&sb, "bf16 engine (weights and activations in bf16) against the float32 trainer, %d tokens: |Δ log p| mean %.2e, p50 %.2e, p99 %.2e, max %.3f; above 0.1: %.4f; ratio outside [0.8, 1.25]: %.4f\n",
+			m.Tokens, m.Mean, m.P50, m.P99, m.Max, m.Above01, m.OutsideBand)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err

@@ -3,6 +3,7 @@ package qwenbench
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,9 @@ type torchResult struct {
 	Errors    map[string]string `json:"errors"` // a part that failed: its error
 }
 
+// errParity marks a run whose two sides do not compute the same model.
+var errParity = errors.New("parity")
+
 // runTorch runs the script on the checkpoint and the batch and puts its figures in rep. The
 // script checks parity before timing and stops when it fails; so does this function.
 func runTorch(o Options, modelDir string, b *batch, rep *Report) error {
@@ -119,8 +123,8 @@ func runTorch(o Options, modelDir string, b *batch, rep *Report) error {
 	if res.Parity != nil {
 		rep.Parity = &Parity{MaxAbs: res.Parity.MaxAbs, MeanAbs: res.Parity.MeanAbs, Tolerance: o.Tolerance}
 		if !(res.Parity.MaxAbs <= o.Tolerance) {
-			return fmt.Errorf("parity: PyTorch's log-probs differ from Go's by up to %.3g (tolerance %g at %s): not the same model, nothing timed",
-				res.Parity.MaxAbs, o.Tolerance, o.Precision)
+			return fmt.Errorf("%w: PyTorch's log-probs differ from Go's by up to %.3g (tolerance %g at %s): not the same model, nothing timed",
+				errParity, res.Parity.MaxAbs, o.Tolerance, o.Precision)
 		}
 	}
 	if runErr != nil || res.Parity == nil {

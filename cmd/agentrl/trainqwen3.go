@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/compute/dtypes"
+
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/agenticrl/course/qwen3/files"
@@ -26,6 +28,9 @@ type qwen3Settings struct {
 	Train       qwenagent.TrainOptions
 	Tasks       string
 	TestTimeout time.Duration
+	// BF16 runs the model's matrix products in bfloat16 over its float32 weights and Adam state
+	// (model.SetAutocast): the rollouts' and the update's.
+	BF16 bool
 }
 
 type qwen3TrainFlags struct {
@@ -78,6 +83,8 @@ func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 	fs.Float64Var(&tr.Clip, "clip", tr.Clip, "clip range ε of the surrogate")
 	fs.BoolVar(&tr.ScaleByStd, "scale-std", false, "GRPO's advantages (divided by the group's standard deviation); default Dr. GRPO's (not divided)")
 	fs.BoolVar(&tr.TrainEmbeddings, "train-embeddings", false, "also train the embedding matrix")
+	fs.BoolVar(&f.BF16, "bf16", false, "run the matrix products in bfloat16 (autocast) over float32 weights and Adam state: on a GPU, its tensor cores")
+	fs.IntVar(&r.Batch, "batch", 0, "episodes of a group decoded together (0: the whole group)")
 	fs.StringVar(&f.out, "out", "", "run folder (default runs/qwen3-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
@@ -95,6 +102,7 @@ func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 		bound{flag: "-group-size", value: float64(r.Group), lo: 2, hi: 64},
 		bound{flag: "-turns", value: float64(r.Turns), lo: 1, hi: 32},
 		bound{flag: "-max-new", value: float64(r.MaxNew), lo: 1, hi: 4096},
+		bound{flag: "-batch", value: float64(r.Batch), lo: 0, hi: 64},
 		bound{flag: "-temperature", value: r.Temperature, lo: 0, hi: 10, loOpen: true},
 		bound{flag: "-lr", value: tr.LR, lo: 0, hi: 1, loOpen: true},
 		bound{flag: "-clip", value: tr.Clip, lo: 0, hi: 10, loOpen: true},
@@ -178,6 +186,11 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.BF16 {
+		if err := a.Model.SetAutocast(dtypes.BFloat16); err != nil {
+			return err
+		}
+	}
 	tr, err := qwenagent.NewTrainer(a.Model, f.Train)
 	if err != nil {
 		return err
@@ -199,10 +212,12 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 	}
 	defer pool.Close()
 	c := a.Model.Config
-	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s\n", load, c.NumHiddenLayers, c.HiddenSize, c.NumParameters(), a.Model.Backend().Name())
+	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s; matrix products in %s\n", load, c.NumHiddenLayers, c.HiddenSize,
+		c.NumParameters(), a.Model.Backend().Name(), a.Model.Autocast())
 	bar := newProgress(f.progress, f.steps)
 	var rewards, secs float64
 	var replies, parsed, prompt, rounds int
+	var warm warmTimes
 	for tr.Updates < f.steps {
 		r, err := tr.PlayRound(a, pool, tasks, f.Round)
 		if err != nil {
@@ -214,6 +229,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 		rewards += meanOf(r.Rewards)
 		replies, parsed, prompt, rounds = replies+r.Replies, parsed+r.Parsed, r.PromptTokens, rounds+1
 		secs += r.RolloutSeconds + r.UpdateSeconds
+		warm.add(rounds, r)
 		bar.update(tr.Updates, fmt.Sprintf("reward %.2f  parsed %d/%d  log-prob change %+.3f / %+.3f", meanOf(r.Rewards), r.Parsed, r.Replies, r.GainUp, r.GainDown))
 		if tr.Updates%f.every == 0 || tr.Updates == f.steps {
 			if err := tr.Save(ckpt); err != nil {
@@ -228,8 +244,28 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "%d updates of %d episodes: mean reward %.3f, replies that parsed as a tool call %d of %d, prompt %d tokens, %.1f s per update\n",
 		rounds, f.Round.Group, rewards/float64(rounds), parsed, replies, prompt, secs/float64(rounds))
+	if warm.rounds > 0 {
+		fmt.Fprintf(out, "after this process's first update (which compiles): per update, rollouts %.2f s (%.0f generated tokens/s), gradient step %.2f s\n",
+			warm.rollout/float64(warm.rounds), float64(warm.tokens)/warm.rollout, warm.update/float64(warm.rounds))
+	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s\n", metrics, ckpt)
 	return nil
+}
+
+// warmTimes adds up where the updates after a process's first went: the first compiles the
+// graphs of a new process (seconds to a minute on a GPU) and would hide the steady state.
+type warmTimes struct {
+	rounds          int
+	tokens          int
+	rollout, update float64
+}
+
+// add counts round r, the nth of this process (counted from 1), unless it is the first.
+func (w *warmTimes) add(n int, r qwenagent.Round) {
+	if n > 1 {
+		w.rounds, w.tokens = w.rounds+1, w.tokens+r.GenTokens
+		w.rollout, w.update = w.rollout+r.RolloutSeconds, w.update+r.UpdateSeconds
+	}
 }
 
 func meanOf(xs []float64) float64 {

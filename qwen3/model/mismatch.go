@@ -12,6 +12,9 @@ type MismatchStats struct {
 	Tokens              int     // tokens compared
 	Mean, P50, P99, Max float64 // of |Δ log p|
 	Above01             float64 // fraction of tokens with |Δ log p| > 0.1
+	// OutsideBand is the fraction of tokens whose ratio π_engine/π_trainer lies outside
+	// [0.8, 1.25], |Δ log p| > ln 1.25: Chapter 13's band, where PPO's clip starts to bind.
+	OutsideBand float64
 }
 
 // mismatchRows is how many streams Mismatch scores per call: the full-vocabulary log-softmax
@@ -64,13 +67,16 @@ func summarise(diffs []float64) MismatchStats {
 	n := len(diffs)
 	rank := func(p float64) float64 { return diffs[max(0, int(math.Ceil(p*float64(n)))-1)] }
 	s := MismatchStats{Tokens: n, P50: rank(0.5), P99: rank(0.99), Max: diffs[n-1]}
-	above := 0
+	above, outside, band := 0, 0, math.Log(1.25)
 	for _, d := range diffs {
 		s.Mean += d / float64(n)
 		if d > 0.1 {
 			above++
 		}
+		if d > band {
+			outside++
+		}
 	}
-	s.Above01 = float64(above) / float64(n)
+	s.Above01, s.OutsideBand = float64(above)/float64(n), float64(outside)/float64(n)
 	return s
 }

@@ -10,9 +10,9 @@ import (
 // TestSummarise checks the statistics on differences worked out by hand.
 func TestSummarise(t *testing.T) {
 	got := summarise([]float64{0.3, 0.05, 0, 0.2})
-	want := MismatchStats{Tokens: 4, Mean: 0.1375, P50: 0.05, P99: 0.3, Max: 0.3, Above01: 0.5}
+	want := MismatchStats{Tokens: 4, Mean: 0.1375, P50: 0.05, P99: 0.3, Max: 0.3, Above01: 0.5, OutsideBand: 0.25}
 	if got.Tokens != want.Tokens || math.Abs(got.Mean-want.Mean) > 1e-12 || got.P50 != want.P50 ||
-		got.P99 != want.P99 || got.Max != want.Max || got.Above01 != want.Above01 {
+		got.P99 != want.P99 || got.Max != want.Max || got.Above01 != want.Above01 || got.OutsideBand != want.OutsideBand {
 		t.Errorf("summarise: %+v, want %+v", got, want)
 	}
 }
