@@ -134,7 +134,7 @@ func TestParityWithPyTorch(t *testing.T) {
 
 // TestGPUScriptFailsSoft runs bench/qwenbench/gpu.sh with a stand-in agentrl whose tf32 run
 // fails: every precision still runs, the summary gives each outcome and its time, the first run
-// writes the checkpoint and the later ones read it.
+// writes the checkpoint and the later ones read it, and the training stage trains on it.
 func TestGPUScriptFailsSoft(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("backend/gpu.sh needs python3:", err)
@@ -150,6 +150,7 @@ func TestGPUScriptFailsSoft(t *testing.T) {
 	}
 	calls := filepath.Join(tmp, "calls")
 	agentrl := fakeProgram(t, `echo "$GOMLX_BACKEND $*" >>`+calls+`
+[ "$2" = qwen3 ] && [ "$1" = train ] && { echo "after this process's first update: rollouts 1 s"; exit 0; }
 while [ $# -gt 0 ]; do
 	case $1 in --keep-model) mkdir -p "$2" && touch "$2/config.json" ;; --precision) p=$2 ;; esac
 	shift
@@ -160,7 +161,7 @@ printf 'part  Go ms\nforward  1.0\ngenerate  2.0\n'`)
 	cmd := exec.Command("bash", "bench/qwenbench/gpu.sh")
 	cmd.Dir = "../.."
 	cmd.Env = append(os.Environ(), "AGENTRL_BIN="+agentrl, "OUT="+out, "QWENBENCH_MODEL="+filepath.Join(tmp, "model"),
-		"AGENTRL_PYTHON_SITE="+site)
+		"AGENTRL_PYTHON_SITE="+site, "QWENBENCH_TRAIN=-steps 2")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gpu.sh: %v\n%s", err, msg)
 	}
@@ -168,7 +169,8 @@ printf 'part  Go ms\nforward  1.0\ngenerate  2.0\n'`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"qwen3 f32: ok in ", "qwen3 tf32: FAILED (exit 1) in ", "tf32 broke", "qwen3 bf16: ok in ", "forward  1.0"} {
+	for _, want := range []string{"qwen3-f32: ok in ", "qwen3-tf32: FAILED (exit 1) in ", "tf32 broke", "qwen3-bf16: ok in ", "forward  1.0",
+		"train-qwen3-tf32: ok in ", "after this process's first update"} {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("summary lacks %q:\n%s", want, summary)
 		}
@@ -178,8 +180,9 @@ printf 'part  Go ms\nforward  1.0\ngenerate  2.0\n'`)
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "xla:"+plugin+" ") || !strings.Contains(lines[0], "--keep-model") ||
-		!strings.Contains(lines[1], "--model-dir") || !strings.Contains(lines[2], "--model-dir") {
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "xla:"+plugin+" ") || !strings.Contains(lines[0], "--keep-model") ||
+		!strings.Contains(lines[1], "--model-dir") || !strings.Contains(lines[2], "--model-dir") ||
+		!strings.Contains(lines[3], "train qwen3 -model-dir ") || !strings.HasSuffix(lines[3], " -steps 2") {
 		t.Errorf("agentrl was called as:\n%s", raw)
 	}
 }
