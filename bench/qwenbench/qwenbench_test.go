@@ -186,3 +186,35 @@ printf 'part  Go ms\nforward  1.0\ngenerate  2.0\n'`)
 		t.Errorf("agentrl was called as:\n%s", raw)
 	}
 }
+
+// TestReadReportAndCompare: a report written as JSON reads back with its figures, and the
+// comparison prints each precision's row of each part with its ratio.
+func TestReadReportAndCompare(t *testing.T) {
+	o := tiny()
+	rep, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Update.Torch = &Side{MedianMS: 2 * rep.Update.Go.MedianMS}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := rep.WriteJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReport(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Update.Go.MedianMS != rep.Update.Go.MedianMS || back.Precision != "f32" || back.Model.NumHiddenLayers != 2 {
+		t.Fatalf("read back %+v", back)
+	}
+	var sb strings.Builder
+	if err := WriteComparison(&sb, []*Report{back}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sb.String(), "update    f32") || !strings.Contains(sb.String(), " 0.50 ") {
+		t.Errorf("comparison:\n%s", sb.String())
+	}
+	if _, err := ReadReport(filepath.Join(t.TempDir(), "none.json")); err == nil {
+		t.Error("a missing report was read")
+	}
+}

@@ -226,3 +226,37 @@ func gomlxVersion() string {
 	}
 	return "(version unknown)"
 }
+
+// ReadReport reads a report that WriteJSON wrote.
+func ReadReport(path string) (*Report, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{}
+	if err := json.Unmarshal(raw, r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// WriteComparison prints reports of several precisions side by side: for each part, each
+// precision's Go and PyTorch medians, their ratio and Go's throughput, then each run's parity.
+func WriteComparison(w io.Writer, reports []*Report) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%-9s %-9s %10s %11s %11s %12s\n", "part", "precision", "Go ms", "PyTorch ms", "Go/PyTorch", "Go tokens/s")
+	for _, part := range []string{"forward", "update", "generate"} {
+		for _, r := range reports {
+			r.finish()
+			p := map[string]Part{"forward": r.Forward, "update": r.Update, "generate": r.Generate}[part]
+			fmt.Fprintf(&sb, "%-9s %-9s %10s %11s %11s %12s\n", part, r.Precision, num(p.Go, "ms"), num(p.Torch, "ms"), ratio(p), num(p.Go, "tok"))
+		}
+	}
+	for _, r := range reports {
+		if p := r.Parity; p != nil {
+			fmt.Fprintf(&sb, "parity at %s: max |PyTorch - Go| log-prob %.1e over %d tokens\n", r.Precision, p.MaxAbs, r.Forward.Tokens)
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
