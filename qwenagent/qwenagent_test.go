@@ -1,6 +1,7 @@
 package qwenagent
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -402,5 +403,34 @@ func TestTrainerRefusals(t *testing.T) {
 	// A downloaded model's folder holds weights only: training starts there with fresh moments.
 	if err := tr.Restore(dir); err != nil || tr.Updates != 0 {
 		t.Errorf("Restore from a folder without trainer state: %v, %d updates", err, tr.Updates)
+	}
+}
+
+// TestReadRounds: rounds written as JSON lines read back field by field; a broken line is an
+// error that names it.
+func TestReadRounds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "metrics.jsonl")
+	want := []Round{{Update: 1, Task: "a", Rewards: []float64{1, 0}, GenTokens: 12, RolloutSeconds: 2.5}, {Update: 2, UpdateSeconds: 0.25}}
+	var lines []string
+	for _, r := range want {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(raw))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadRounds(path)
+	if err != nil || len(got) != 2 || got[0].Task != "a" || got[0].Rewards[0] != 1 || got[0].GenTokens != 12 ||
+		got[0].RolloutSeconds != 2.5 || got[1].UpdateSeconds != 0.25 {
+		t.Fatalf("read %+v, %v", got, err)
+	}
+	if err := os.WriteFile(path, []byte(lines[0]+"\n{broken\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadRounds(path); err == nil || !strings.Contains(err.Error(), ":2:") {
+		t.Errorf("a broken second line: %v", err)
 	}
 }

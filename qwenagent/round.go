@@ -1,8 +1,11 @@
 package qwenagent
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
@@ -159,4 +162,21 @@ func mean(xs []float32) float64 {
 		s += float64(x)
 	}
 	return s / float64(len(xs))
+}
+
+// ReadRounds reads a run's metrics.jsonl, one Round per line as `agentrl train qwen3` writes it.
+func ReadRounds(path string) ([]Round, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rounds []Round
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var r Round
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		rounds = append(rounds, r)
+	}
+	return rounds, nil
 }
