@@ -56,6 +56,9 @@ func Spec(root string) ([]byte, error) {
 	for k, v := range Env {
 		env[k] = v
 	}
+	if err := gpuEnv(env); err != nil {
+		return nil, err
+	}
 	spec := map[string]any{
 		"argv":         []string{gonb, "--kernel", "{connection_file}", "--raw_error"},
 		"display_name": "Go (agentrl course)",
@@ -67,6 +70,33 @@ func Spec(root string) ([]byte, error) {
 		return nil, err
 	}
 	return append(data, '\n'), nil
+}
+
+// GPUEnv, set to 1 when the kernel is installed, makes the notebooks run on the XLA backend that
+// the environment names (eval "$(bash backend/gpu.sh)" first): the kernel builds every cell with
+// the xla tag and cgo, and gets the plugin's variables.
+const GPUEnv = "AGENTRL_GPU"
+
+// gpuVars are the variables backend/gpu.sh exports that a cell's process needs.
+var gpuVars = []string{"GOMLX_BACKEND", "LD_LIBRARY_PATH", "XLA_FLAGS", "GOPJRT_CUDA_CHECKS"}
+
+// gpuEnv adds to env what running the notebooks on XLA takes, when GPUEnv asks for it: the book's
+// recorded outputs come from the pure-Go backend, so this is for a reader's own runs.
+func gpuEnv(env map[string]string) error {
+	if os.Getenv(GPUEnv) != "1" {
+		return nil
+	}
+	if !strings.HasPrefix(os.Getenv("GOMLX_BACKEND"), "xla:") {
+		return fmt.Errorf("%s=1 but GOMLX_BACKEND is %q, not an XLA plugin: run eval \"$(bash backend/gpu.sh)\" first (README, \"Using a GPU\")",
+			GPUEnv, os.Getenv("GOMLX_BACKEND"))
+	}
+	for _, k := range gpuVars {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	env["GOFLAGS"], env["CGO_ENABLED"] = "-tags=xla", "1"
+	return nil
 }
 
 // Install writes the kernel spec for root under dataDir/kernels/Name, and the `go` wrapper link

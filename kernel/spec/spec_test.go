@@ -70,3 +70,44 @@ func TestSpecKeepsGoMLXOffAVX512(t *testing.T) {
 		t.Errorf("the kernel's environment sets GODEBUG=%q, want %s in it", Env["GODEBUG"], backend.NoAVX512Godebug)
 	}
 }
+
+// TestGPUSpec: with AGENTRL_GPU=1 the kernel gets the XLA plugin's variables, the xla build tag
+// and cgo; without an XLA backend in the environment the request is refused with what to run.
+func TestGPUSpec(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".cache", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".cache", "bin", "gonb"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(GPUEnv, "1")
+	t.Setenv("GOMLX_BACKEND", "go")
+	if _, err := Spec(root); err == nil || !strings.Contains(err.Error(), "backend/gpu.sh") {
+		t.Fatalf("AGENTRL_GPU=1 without an XLA backend: %v", err)
+	}
+	t.Setenv("GOMLX_BACKEND", "xla:/site/jax_plugins/xla_cuda13/xla_cuda_plugin.so")
+	t.Setenv("LD_LIBRARY_PATH", "/site/nvidia/cublas/lib")
+	t.Setenv("XLA_FLAGS", "--xla_gpu_cuda_data_dir=/site/nvidia/cuda_nvcc")
+	raw, err := Spec(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec struct {
+		Env map[string]string `json:"env"`
+	}
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"GOMLX_BACKEND": "xla:/site/jax_plugins/xla_cuda13/xla_cuda_plugin.so",
+		"LD_LIBRARY_PATH": "/site/nvidia/cublas/lib", "XLA_FLAGS": "--xla_gpu_cuda_data_dir=/site/nvidia/cuda_nvcc",
+		"GOFLAGS": "-tags=xla", "CGO_ENABLED": "1", "GOTOOLCHAIN": Env["GOTOOLCHAIN"]} {
+		if spec.Env[k] != v {
+			t.Errorf("env %s = %q, want %q", k, spec.Env[k], v)
+		}
+	}
+	t.Setenv(GPUEnv, "")
+	if raw, err = Spec(root); err != nil || strings.Contains(string(raw), "xla") {
+		t.Errorf("without AGENTRL_GPU the spec names XLA: %v\n%s", err, raw)
+	}
+}
