@@ -60,7 +60,7 @@ type Report struct {
 }
 
 // Grade grades one submission. Its error is the grader's failure (no such chapter, a broken
-// checkout); whatever the submission does is reported in the Report.
+// checkout) or ctx's end; whatever the submission does is reported in the Report.
 func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 	if opt.Limits == (Limits{}) {
 		opt.Limits = DefaultLimits
@@ -119,6 +119,9 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 		cells[i] = src
 	}
 	probe, err := buildProbe(ctx, opt, ref, marks, cells, results)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("grading %s: %w", path, context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +132,11 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 		key := make([]byte, 32)
 		rand.Read(key)
 		res, err := Jail(ctx, probe, []string{m.Exercise, strconv.FormatUint(opt.Seed, 10)}, []byte(hex.EncodeToString(key)+"\n"), opt.Limits)
+		if ctx.Err() != nil {
+			// The run was killed for the grader's reason, not the submission's: judged, it would
+			// score as crashed.
+			return nil, fmt.Errorf("grading %s: %w", path, context.Cause(ctx))
+		}
 		if err != nil {
 			return nil, err
 		}

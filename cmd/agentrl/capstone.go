@@ -88,16 +88,20 @@ type capstoneLine struct {
 	Outcomes []float64            `json:"held_out,omitempty"`
 }
 
-func trainCapstone(f *capstoneFlags, out io.Writer) error {
-	unlock, err := openRunFolder(f.out)
+// capstoneRun is a capstone run's run.json: its kind and its configuration.
+type capstoneRun struct {
+	Kind string // kindCapstone
+	agentrl.CapstoneConfig
+}
+
+func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
+	// The run writes its results at the end: a folder with metrics.jsonl holds a finished run.
+	rf, err := claimRunFolder(f.out, kindCapstone, "metrics.jsonl", false)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if _, err := os.Stat(filepath.Join(f.out, "metrics.jsonl")); err == nil {
-		return fmt.Errorf("%s already holds a capstone run: use -out for a new folder", f.out)
-	}
-	if err := writeJSONLines(filepath.Join(f.out, "run.json"), []agentrl.CapstoneConfig{f.cfg}); err != nil {
+	defer func() { rf.release(err) }()
+	if err := writeSettings(filepath.Join(f.out, "run.json"), capstoneRun{kindCapstone, f.cfg}); err != nil {
 		return err
 	}
 	all, err := loadTasks(f.tasks)
@@ -113,6 +117,7 @@ func trainCapstone(f *capstoneFlags, out io.Writer) error {
 		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
 	}
 	defer pool.Close()
+	rf.started = true
 	start := time.Now()
 	res, err := agentrl.RunCapstone(f.cfg, pool, train, held, f.progress)
 	if err != nil {

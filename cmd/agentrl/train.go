@@ -197,19 +197,17 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	return r, nil
 }
 
-func trainTinyAgent(f *trainFlags, out io.Writer) error {
-	unlock, err := openRunFolder(f.out)
+func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
+	rf, err := claimRunFolder(f.out, kindTinyAgent, filepath.Base(f.checkpoint), f.resume)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer func() { rf.release(err) }()
 	settings := filepath.Join(f.out, "run.json")
 	if f.resume {
 		if err := checkSettings(settings, f.settings()); err != nil {
 			return err
 		}
-	} else if _, err := os.Stat(f.checkpoint); err == nil {
-		return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
 	} else if err := writeSettings(settings, f.settings()); err != nil {
 		return err
 	}
@@ -232,6 +230,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	if err := writeMetrics(f.metrics, logs); err != nil {
 		return err
 	}
+	rf.started = true
 	if budget := f.recipe.Turns * agentrl.TinyMaxCall; f.recipe.Algo == "dapo" && budget-budget/5 < agentrl.TinyMaxCall {
 		// CriticFreeFamily's DAPO penalizes the last fifth of the token budget. Measured with one
 		// call (seed 1): it stopped editing and solved nothing.

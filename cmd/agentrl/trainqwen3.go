@@ -21,6 +21,7 @@ import (
 
 // qwen3Settings are the settings a Qwen3 run's updates depend on, kept in its run.json.
 type qwen3Settings struct {
+	Kind        string // kindQwen3
 	ModelDir    string
 	Round       qwenagent.RoundOptions
 	Train       qwenagent.TrainOptions
@@ -58,6 +59,7 @@ flags:`
 
 func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 	f := &qwen3TrainFlags{progress: stderr}
+	f.Kind = kindQwen3
 	r, tr := &f.Round, &f.Train
 	*tr = qwenagent.DefaultTrainOptions()
 	tr.LR = 1e-6
@@ -136,18 +138,17 @@ func trainQwen3Main(args []string, out io.Writer) error {
 	return trainQwen3(f, out)
 }
 
-func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
-	var err error
+func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	if !f.resume {
 		if f.ModelDir, err = qwen3ModelDir(f.ModelDir); err != nil {
 			return err
 		}
 	}
-	unlock, err := openRunFolder(f.out)
+	rf, err := claimRunFolder(f.out, kindQwen3, "checkpoint", f.resume)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer func() { rf.release(err) }()
 	settings, metrics, ckpt := filepath.Join(f.out, "run.json"), filepath.Join(f.out, "metrics.jsonl"), filepath.Join(f.out, "checkpoint")
 	load := ckpt
 	if f.resume {
@@ -155,9 +156,6 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 			return err
 		}
 	} else {
-		if _, err := os.Stat(ckpt); err == nil {
-			return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
-		}
 		if err := writeSettings(settings, f.qwen3Settings); err != nil {
 			return err
 		}
@@ -195,6 +193,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
 	}
 	defer pool.Close()
+	rf.started = true
 	c := a.Model.Config
 	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s\n", load, c.NumHiddenLayers, c.HiddenSize, c.NumParameters(), a.Model.Backend().Name())
 	bar := newProgress(f.progress, f.steps)
@@ -244,6 +243,7 @@ func checkQwen3Settings(path string, now qwen3Settings, modelDirGiven bool) erro
 	if err := readSettings(path, &run); err != nil {
 		return err
 	}
+	now.Kind = run.Kind // claimRunFolder checked it, and a run.json of an earlier version has none
 	if !modelDirGiven {
 		now.ModelDir = run.ModelDir
 	} else if abs, err := filepath.Abs(now.ModelDir); err == nil {
