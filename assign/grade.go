@@ -65,6 +65,9 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 	if opt.Limits == (Limits{}) {
 		opt.Limits = DefaultLimits
 	}
+	if opt.Limits.Procs == 0 {
+		opt.Limits.Procs = DefaultLimits.Procs
+	}
 	if opt.Work == "" {
 		opt.Work = filepath.Join(opt.Root, ".cache", "assign")
 	}
@@ -384,6 +387,13 @@ func judge(r *Result, res *JailResult, key []byte, opt Options) {
 	case res.Exit != nil && len(answers)+len(panics) < len(cases):
 		r.Status = "crashed"
 		r.Detail = fmt.Sprintf("the run ended (%v) after %d of %d cases: %s", res.Exit, len(answers)+len(panics), len(cases), crashCause(res.Stderr))
+	}
+	// EAGAIN from fork or clone: the run reached the jail's process limit, which the report
+	// names, since "resource temporarily unavailable" alone does not say which resource.
+	if r.Status != "graded" || r.Passed < len(cases) {
+		if strings.Contains(r.Detail+res.Stderr, "resource temporarily unavailable") || strings.Contains(res.Stderr, "failed to create new OS thread") {
+			r.Detail += fmt.Sprintf(" (the jail allows %d processes and threads)", opt.Limits.Procs)
+		}
 	}
 	r.Score = math.Round(r.Points*float64(r.Passed)/float64(len(cases))*100) / 100
 }

@@ -178,7 +178,7 @@ func assignGrade(args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := assign.Options{Root: root, Seed: *seed, Limits: assign.Limits{Timeout: *timeout, MemoryMB: *memory, Output: assign.DefaultLimits.Output}}
+	opt := assign.Options{Root: root, Seed: *seed, Limits: assign.Limits{Timeout: *timeout, MemoryMB: *memory, Output: assign.DefaultLimits.Output, Procs: assign.DefaultLimits.Procs}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *csvPath == "" {
