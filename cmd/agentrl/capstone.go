@@ -45,7 +45,7 @@ func parseCapstoneFlags(args []string) (*capstoneFlags, error) {
 	fs.Uint64Var(&c.EvalSeed, "eval-seed", c.EvalSeed, "the evaluation's sampling stream (the same for every agent)")
 	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and the final agents, final-seedN.gob (default runs/capstone-seedN, N the first seed)")
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
-	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentrl train capstone [flags]\n\nRuns Chapter 19's pipeline for each seed: SFT on the oracle's demonstrations, DPO on pairs the agent samples,\n"+
 			"an evaluation of the untrained, SFT and final agents on the held-out tasks; then prints the solve rates with\n"+

@@ -88,7 +88,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
 	fs.IntVar(&f.evalReps, "eval-reps", 2, "evaluation episodes per held-out task (train tasks: 1)")
 	fs.BoolVar(&f.baselines, "baselines", true, "evaluate the baselines under the same interface")
-	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentrl train tinyagent [flags]\n\nTrains TinyAgent with RL in the BugFix gym, then prints its solve rates beside the baselines.\nalgorithms:")
 		for i, n := range names {
@@ -337,6 +337,11 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	}
 	st := pool.Stats()
 	fmt.Fprintf(out, "sandbox: %d runs, each in a new process; %d answered from the memo\n", st.Runs, st.Cached)
+	if st.Backstops > 0 {
+		// Their verdicts may depend on the load: the solve rates may not reproduce.
+		fmt.Fprintf(out, "sandbox: %d test runs timed out on the wall-clock backstop (%v) within their CPU time: they slept or blocked, or the machine was too busy\n",
+			st.Backstops, pool.Backstop())
+	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
 }

@@ -81,7 +81,7 @@ func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
 	fs.StringVar(&f.Tasks, "tasks", defaultTasks(), "task folder")
-	fs.DurationVar(&f.TestTimeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.DurationVar(&f.TestTimeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, qwen3TrainUsage)
 		fs.PrintDefaults()
