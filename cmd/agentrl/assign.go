@@ -32,7 +32,11 @@ would show the answers cleared. grade compiles a submission's marked cells with 
 runs the hidden cases in a jail; it prints a score per exercise with the first failing case.`
 
 func assignMain(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if isHelp(args) {
+		fmt.Fprintln(stderr, assignUsage)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
 		return fmt.Errorf("%w: a subcommand is required\n%s", errUsage, assignUsage)
 	}
 	switch args[0] {

@@ -24,7 +24,7 @@ func TestAssignBadInput(t *testing.T) {
 		{"no subcommand", nil, true, "a subcommand is required"},
 		{"unknown subcommand", []string{"publish"}, true, `unknown subcommand "publish"`},
 		{"release of nothing", []string{"release", "--out", t.TempDir()}, true, "name at least one chapter"},
-		{"release of no such chapter", []string{"release", "--out", t.TempDir(), "ch99"}, false, `no notebook matches "ch99"`},
+		{"release of no such chapter", []string{"release", "--out", t.TempDir(), "ch99"}, true, `no notebook matches "ch99"`},
 		{"release of a chapter without exercises", []string{"release", "--out", t.TempDir(), "ch00"}, false, "has no solution markers"},
 		{"grade of nothing", []string{"grade"}, true, "grade takes one submission"},
 		{"grade of a missing file", []string{"grade", "/no/such.ipynb"}, false, "/no/such.ipynb"},

@@ -49,7 +49,7 @@ func TestBookBadInput(t *testing.T) {
 	checkBadInputs(t, bookMain, []badInput{
 		{"no subcommand", nil, true, "a subcommand is required"},
 		{"unknown subcommand", []string{"publish"}, true, `unknown subcommand "publish"`},
-		{"no such chapter", []string{"check", "ch99"}, false, `no notebook matches "ch99"`},
+		{"no such chapter", []string{"check", "ch99"}, true, `no notebook matches "ch99"`},
 		{"bad timeout", []string{"check", "--timeout", "soon"}, true, `invalid value "soon" for flag -timeout`},
 		{"negative slowest", []string{"check", "--slowest", "-1"}, true, "-slowest -1"},
 		{"notebooks folder missing", []string{"check", "--notebooks", "/no/such/folder"}, false, "/no/such/folder"},
@@ -60,7 +60,7 @@ func TestBookBadInput(t *testing.T) {
 		{"zh without a subcommand", []string{"zh"}, true, "a subcommand is required"},
 		{"zh with an unknown subcommand", []string{"zh", "translate"}, true, `unknown subcommand "translate"`},
 		{"zh apply without a worklist", []string{"zh", "apply", "ch00"}, true, "apply needs a chapter and at least one worklist"},
-		{"zh check of no chapter", []string{"zh", "check", "ch99"}, false, `no notebook matches "ch99"`},
+		{"zh check of no chapter", []string{"zh", "check", "ch99"}, true, `no notebook matches "ch99"`},
 		{"zh sync with a flag", []string{"zh", "sync", "--all"}, true, "unknown flag --all"},
 	})
 }

@@ -42,6 +42,10 @@ flags:
   --target-every N  evaluate the held-out split every N updates (default 5)`
 
 func benchMain(args []string) error {
+	if isHelp(args) {
+		fmt.Fprintln(stderr, benchUsage)
+		return flag.ErrHelp
+	}
 	if len(args) == 0 || args[0] != "tinyagent" {
 		fmt.Fprintln(stderr, benchUsage)
 		return fmt.Errorf("%w: %swant `agentrl bench tinyagent [flags]`", errUsage, unknownWhat(args))

@@ -37,13 +37,17 @@ var bookCommands = map[string]command{
 }
 
 func bookMain(args []string) error {
-	if len(args) == 0 || bookCommands[args[0]].run == nil {
+	if isHelp(args) || len(args) == 0 || bookCommands[args[0]].run == nil {
 		var b strings.Builder
 		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
 		for _, n := range []string{"check", "build-library", "site", "zh", "kernel", "chart-library", "warm"} {
 			if c, ok := bookCommands[n]; ok {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
+		}
+		if isHelp(args) {
+			fmt.Fprint(stderr, b.String())
+			return flag.ErrHelp
 		}
 		what := unknownWhat(args)
 		if what == "" {
@@ -205,7 +209,11 @@ func selectNotebooks(dir string, prefixes []string) ([]string, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("no notebooks (chNN_*.ipynb, appX_*.ipynb) in %s", dir)
 	}
-	return notebook.Select(all, prefixes)
+	paths, err := notebook.Select(all, prefixes)
+	if err != nil { // a chapter name that names no chapter: the call is wrong (exit 2)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return paths, nil
 }
 
 func bookBuildLibrary(args []string) error {

@@ -131,12 +131,16 @@ func (g *gymFlags) task(pos []string) (*gym.Task, error) {
 			return t, nil
 		}
 	}
-	return nil, fmt.Errorf("no task %q under %s (see agentrl gym list)", pos[0], g.tasks)
+	return nil, fmt.Errorf("%w: no task %q under %s (see agentrl gym list)", errUsage, pos[0], g.tasks)
 }
 
 func gymMain(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "help" {
-		fmt.Fprintln(os.Stderr, gymUsage)
+	if isHelp(args) {
+		fmt.Fprintln(stderr, gymUsage)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, gymUsage)
 		return fmt.Errorf("%w: missing subcommand", errUsage)
 	}
 	sub := args[0]

@@ -190,7 +190,7 @@ func TestGymBadUsage(t *testing.T) {
 		{"unknown flag", []string{"list", "-colour"}, true, "-colour"},
 		{"unknown reward mode", []string{"run", "pair_count-off_by_one-1", "-tasks", gymTasks, "-reward", "vibes",
 			"-actions", "/dev/null"}, true, `unknown reward mode "vibes"`},
-		{"unknown task", []string{"show", "no_such_task", "-tasks", gymTasks}, false, `no task "no_such_task"`},
+		{"unknown task", []string{"show", "no_such_task", "-tasks", gymTasks}, true, `no task "no_such_task"`},
 		{"no tasks folder", []string{"list", "-tasks", "no/such/folder"}, false, "no tasks under no/such/folder"},
 	}
 	for _, c := range cases {

@@ -42,8 +42,12 @@ func qwen3Usage(w io.Writer) {
 }
 
 func qwen3Main(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		qwen3Usage(os.Stderr)
+	if isHelp(args) {
+		qwen3Usage(stderr)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
+		qwen3Usage(stderr)
 		return fmt.Errorf("%w: a subcommand is required", errUsage)
 	}
 	c, ok := qwen3Commands[args[0]]

@@ -20,6 +20,12 @@ func init() {
 	register(command{name: "train", summary: "train TinyAgent, or a Qwen3 model, in the BugFix gym (train tinyagent -h, train capstone -h, train qwen3 -h)", run: trainMain})
 }
 
+const trainUsage = `usage: agentrl train tinyagent [flags]   TinyAgent with RL in the BugFix gym
+       agentrl train capstone [flags]    Chapter 19's pipeline: SFT, DPO, a paired evaluation
+       agentrl train qwen3 [flags]       a Qwen3 model as a BugFix agent
+
+Run 'agentrl train tinyagent -h' (capstone, qwen3) for a trainer's flags.`
+
 // trainFlags are the settings of `agentrl train tinyagent`.
 type trainFlags struct {
 	recipe              agentrl.TinyRecipe
@@ -46,6 +52,10 @@ func trainMain(args []string) error {
 	}
 	if len(args) > 0 && args[0] == "qwen3" {
 		return trainQwen3Main(args[1:], os.Stdout)
+	}
+	if isHelp(args) {
+		fmt.Fprintln(stderr, trainUsage)
+		return flag.ErrHelp
 	}
 	if len(args) == 0 || args[0] != "tinyagent" {
 		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]`, `agentrl train capstone [flags]` or `agentrl train qwen3 [flags]`", errUsage, unknownWhat(args))
