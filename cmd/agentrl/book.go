@@ -98,6 +98,9 @@ func bookCheck(args []string) error {
 	if *slowest < 0 {
 		return usageErr(fmt.Errorf("-slowest %d: want 0 or more cells", *slowest))
 	}
+	if err := checkBounds(bound{flag: "--timeout", value: timeout.Seconds(), lo: 0, hi: 24 * 3600, loOpen: true}); err != nil {
+		return err
+	}
 	paths, err := selectNotebooks(*dir, fs.Args())
 	if err != nil {
 		return err

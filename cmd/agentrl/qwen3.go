@@ -209,6 +209,13 @@ func qwen3BenchTokenize(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkBounds(
+		bound{flag: "--rounds", value: float64(*rounds), lo: 1, hi: 1000},
+		bound{flag: "--bytes", value: float64(*size), lo: 1, hi: 1 << 30},
+		bound{flag: "--chunk", value: float64(*chunk), lo: 1, hi: 1 << 30},
+	); err != nil {
+		return err
+	}
 	d, err := files.Find(*dir)
 	if err != nil {
 		return err

@@ -61,6 +61,14 @@ func qwen3InitTiny(args []string) error {
 	case *dir == "" || fs.NArg() > 0:
 		return fmt.Errorf("%w: give the directory once, as --model-dir DIR or DIR", errUsage)
 	}
+	if err := checkBounds(
+		bound{flag: "--vocab", value: float64(*vocab), lo: 1, hi: 1 << 20},
+		bound{flag: "--shards", value: float64(*shards), lo: 1, hi: 64},
+		bound{flag: "--hidden", value: float64(*hidden), lo: 1, hi: 16384},
+		bound{flag: "--layers", value: float64(*layers), lo: 1, hi: 256},
+	); err != nil {
+		return err
+	}
 	st := map[string]string{"bf16": safetensors.BF16, "f32": safetensors.F32}[strings.ToLower(*dtype)]
 	if st == "" {
 		return fmt.Errorf("%w: --dtype %q: want bf16 or f32", errUsage, *dtype)
