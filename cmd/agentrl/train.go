@@ -185,7 +185,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	}
 	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout, MemoDir: memoDir()})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+		return nil, err // the sandbox names what is missing (python3, a limit) itself
 	}
 	cfg := agentrl.DefaultTinyAgentConfig()
 	cfg.Seed = f.seed

@@ -190,7 +190,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	}
 	pool, err := sandbox.New(sandbox.Options{Timeout: f.TestTimeout, MemoDir: memoDir()})
 	if err != nil {
-		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+		return err // the sandbox names what is missing (python3, a limit) itself
 	}
 	defer pool.Close()
 	rf.started = true

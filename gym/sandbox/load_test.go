@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -107,5 +109,21 @@ func TestBackstop(t *testing.T) {
 	}
 	if st := p.Stats(); st.Backstops != 2 || st.Timeouts != 2 {
 		t.Errorf("stats %+v, want 2 timeouts, both by the backstop", st)
+	}
+}
+
+// A hard file-size limit below the sandbox's is named as such, not reported as a kernel that
+// refuses namespaces. The pool starts in a process of its own, whose limit the shell lowered.
+func TestHardLimitNamed(t *testing.T) {
+	if os.Getenv("SANDBOX_HARD_LIMIT_HELPER") != "" {
+		_, err := New(Options{Workers: 1, Log: os.Stderr})
+		fmt.Println(err)
+		return
+	}
+	cmd := exec.Command("bash", "-c", `ulimit -f 100 && ulimit -Hf 100 && exec "$0" -test.run='^TestHardLimitNamed$' -test.v`, os.Args[0])
+	cmd.Env = append(os.Environ(), "SANDBOX_HARD_LIMIT_HELPER=1")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "hard limit on file size (ulimit -f") || strings.Contains(string(out), "namespaces are not permitted") {
+		t.Errorf("a low ulimit -f:\n%s", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -243,6 +244,9 @@ func New(opts Options) (*Pool, error) {
 	if _, err := os.Stat(opts.Python); err != nil {
 		return nil, fmt.Errorf("sandbox: %s missing (Debian's python3; `make setup` installs it): %w", opts.Python, err)
 	}
+	if err := checkHardLimits(opts); err != nil {
+		return nil, err
+	}
 	p := &Pool{opts: opts, mode: opts.Mode, pgids: map[int]bool{}}
 	if opts.CacheEntries > 0 {
 		p.cache = newMemo(opts.CacheEntries)
@@ -305,6 +309,28 @@ func New(opts Options) (*Pool, error) {
 		return nil, fmt.Errorf("sandbox: starting workers: %w", err)
 	}
 	return p, nil
+}
+
+// checkHardLimits refuses to start where this process's hard resource limits lie below those a
+// worker sets: the worker could not raise them, and its failure would look like a kernel that
+// refuses namespaces. The error names the limit, the shell's option for it and both values.
+func checkHardLimits(o Options) error {
+	for _, l := range []struct {
+		res  int
+		name string
+		want uint64
+	}{
+		{syscall.RLIMIT_AS, "address space (ulimit -v, KiB)", uint64(o.MemoryBytes)},
+		{syscall.RLIMIT_FSIZE, "file size (ulimit -f, 512-byte blocks in bash)", uint64(o.FileBytes)},
+		{syscall.RLIMIT_CPU, "CPU time (ulimit -t, seconds)", uint64(o.CPUSeconds)},
+		{syscall.RLIMIT_NOFILE, "open files (ulimit -n)", workerFiles},
+	} {
+		var have syscall.Rlimit
+		if err := syscall.Getrlimit(l.res, &have); err == nil && have.Max < l.want {
+			return fmt.Errorf("sandbox: this process's hard limit on %s is %d, below the %d a sandbox worker sets: raise it in the shell that starts agentrl", l.name, have.Max, l.want)
+		}
+	}
+	return nil
 }
 
 // Mode reports the confinement actually in use.

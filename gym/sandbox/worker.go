@@ -27,6 +27,9 @@ type worker struct {
 	done    chan struct{}
 }
 
+// workerFiles is a worker's RLIMIT_NOFILE.
+const workerFiles = 64
+
 // inner ids of the worker's user inside its user namespace.
 const innerID = 1000
 
@@ -65,7 +68,7 @@ func (p *Pool) start(slotID int) (*worker, error) {
 		ScratchMB: o.ScratchMB,
 		Binds:     []string{"usr", "lib", "lib64", "lib32", "libx32", "bin"},
 		Limits: map[string]int{
-			"as": int(o.MemoryBytes), "fsize": int(o.FileBytes), "nofile": 64,
+			"as": int(o.MemoryBytes), "fsize": int(o.FileBytes), "nofile": workerFiles,
 			"cpu": o.CPUSeconds, "nproc": o.Procs,
 		},
 	}
