@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenticrl/course/qwen3/files"
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/agenticrl/course/qwen3/safetensors"
 	"github.com/agenticrl/course/qwen3/tokenizer"
@@ -108,6 +109,20 @@ func qwen3InitTiny(args []string) error {
 	return nil
 }
 
+// checkModelDir refuses a --model-dir that is missing or holds no config.json, saying what it
+// must hold: loading it would fail with a bare "no such file", and generate would first look for
+// the tokenizer elsewhere and report that instead.
+func checkModelDir(dir string) error {
+	const want = "want a folder holding config.json and model.safetensors (a download of " + files.Repo + "; `agentrl qwen3 init-tiny DIR` writes a small random one)"
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%w: --model-dir %s is not a folder: %s", errUsage, dir, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, model.ConfigFile)); err != nil {
+		return fmt.Errorf("%w: --model-dir %s has no %s: %s", errUsage, dir, model.ConfigFile, want)
+	}
+	return nil
+}
+
 func qwen3LogProbs(args []string) error {
 	const usage = "--model-dir DIR (--ids ID,ID,... | --text TEXT)"
 	fs := newQwen3ModelFlags("logprobs", usage)
@@ -144,6 +159,9 @@ func qwen3LogProbs(args []string) error {
 	}
 	if len(ids) < 2 {
 		return fmt.Errorf("%w: %d token(s): at least two are needed (the first is only context)", errUsage, len(ids))
+	}
+	if err := checkModelDir(*dir); err != nil {
+		return err
 	}
 	m, err := model.Load(*dir, nil)
 	if err != nil {
