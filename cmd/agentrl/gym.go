@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -295,6 +296,13 @@ func gymRun(g *gymFlags, pos []string) error {
 	raw, err := os.ReadFile(g.actions)
 	if err != nil {
 		return err
+	}
+	// An empty file would print a trajectory of no steps, reward 0, as if an episode had run.
+	if !slices.ContainsFunc(strings.Split(string(raw), "\n"), func(l string) bool {
+		l = strings.TrimSpace(l)
+		return l != "" && !strings.HasPrefix(l, "#")
+	}) {
+		return fmt.Errorf("%w: -actions %s holds no actions (one a line; # starts a comment)", errUsage, g.actions)
 	}
 	cfg, err := g.config()
 	if err != nil {
