@@ -123,7 +123,7 @@ const (
 type runFolder struct {
 	dir     string
 	done    string // the file whose presence means the folder holds a run: its checkpoint, or its results
-	created bool   // the folder did not exist before
+	created string // the outermost folder of dir's path that did not exist before; "" if dir did
 	started bool   // set-up succeeded: from here on, what the run wrote stays
 	unlock  func()
 }
@@ -138,7 +138,7 @@ func claimRunFolder(dir, kind, done string, resume bool) (*runFolder, error) {
 	if err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%w: -out %s is a file, not a folder: choose another -out", errUsage, dir)
 	}
-	rf := &runFolder{dir: dir, done: filepath.Join(dir, done), created: errors.Is(err, os.ErrNotExist)}
+	rf := &runFolder{dir: dir, done: filepath.Join(dir, done), created: firstMissing(dir)}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -202,14 +202,30 @@ func (rf *runFolder) check(kind string, resume bool) error {
 }
 
 // release unlocks the folder. A start that failed before set-up ended (err non-nil, started
-// false) removes the folder if it made it, so a mistyped flag or a missing file leaves nothing
-// behind; a run that got further keeps what it wrote.
+// false) removes the folders it made (the run folder, and runs/ if it made that too), so a
+// mistyped flag or a missing file leaves nothing behind; a run that got further keeps what it
+// wrote.
 func (rf *runFolder) release(err error) {
 	if rf.unlock != nil {
 		rf.unlock()
 	}
-	if err != nil && !rf.started && rf.created {
-		os.RemoveAll(rf.dir)
+	if err != nil && !rf.started && rf.created != "" {
+		os.RemoveAll(rf.created)
+	}
+}
+
+// firstMissing is the outermost folder on dir's path that does not exist (dir itself, or the
+// runs/ above it), which MkdirAll will make; "" when dir exists.
+func firstMissing(dir string) string {
+	missing := ""
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			return missing
+		}
+		missing = p
+		if filepath.Dir(p) == p {
+			return missing
+		}
 	}
 }
 

@@ -115,8 +115,10 @@ func TestTrainersRefuseOthersFolders(t *testing.T) {
 			t.Errorf("%s/metrics.jsonl became %q", dir, b)
 		}
 	}
-	// A failed set-up (no tasks) leaves no folder behind.
-	fresh := filepath.Join(t.TempDir(), "fresh")
+	// A failed set-up (no tasks) leaves no folder behind: neither the run folder nor the runs/
+	// folder it made above it.
+	runs := filepath.Join(t.TempDir(), "runs")
+	fresh := filepath.Join(runs, "fresh")
 	f, err = parseTrainFlags([]string{"-tasks", t.TempDir(), "-out", fresh})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +126,7 @@ func TestTrainersRefuseOthersFolders(t *testing.T) {
 	if err := trainTinyAgent(f, io.Discard); err == nil {
 		t.Fatal("training on no tasks succeeded")
 	}
-	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a failed start left %s behind (%v)", fresh, err)
+	if _, err := os.Stat(runs); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed start left %s behind (%v)", runs, err)
 	}
 }
