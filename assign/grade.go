@@ -128,6 +128,21 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rep.Isolation, err = runExercises(ctx, probe, marks, results, opt); err != nil {
+		return nil, fmt.Errorf("grading %s: %w", path, err)
+	}
+	for _, r := range results {
+		rep.Score += r.Score
+	}
+	rep.Exercises = results
+	return rep, nil
+}
+
+// runExercises runs each compiled exercise's cases in the jail and judges them into results; it
+// returns the jail's isolation. When ctx ends it returns ctx's cause instead: the run it killed
+// was stopped for the grader's reason, not the submission's, and judged it would score as crashed.
+func runExercises(ctx context.Context, probe string, marks []Marked, results []Result, opt Options) (string, error) {
+	isolation := ""
 	for i, m := range marks {
 		if results[i].Status != "" {
 			continue
@@ -136,21 +151,15 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 		rand.Read(key)
 		res, err := Jail(ctx, probe, []string{m.Exercise, strconv.FormatUint(opt.Seed, 10)}, []byte(hex.EncodeToString(key)+"\n"), opt.Limits)
 		if ctx.Err() != nil {
-			// The run was killed for the grader's reason, not the submission's: judged, it would
-			// score as crashed.
-			return nil, fmt.Errorf("grading %s: %w", path, context.Cause(ctx))
+			return "", context.Cause(ctx)
 		}
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		rep.Isolation = res.Isolation
+		isolation = res.Isolation
 		judge(&results[i], res, key, opt)
 	}
-	for _, r := range results {
-		rep.Score += r.Score
-	}
-	rep.Exercises = results
-	return rep, nil
+	return isolation, nil
 }
 
 // studentCell finds the submission's version of a marked cell: the cell with the same id, else

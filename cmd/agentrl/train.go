@@ -226,7 +226,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 		return err
 	}
 	defer run.pool.Close()
-	pool, agent, tr, env := run.pool, run.agent, run.tr, run.env
+	tr := run.tr
 	var logs []metricLine
 	if f.resume {
 		if err := tr.Load(f.checkpoint); err != nil {
@@ -271,24 +271,35 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	trained := time.Since(start)
 	fmt.Fprintf(out, "%d updates of %d×%d episodes (%s, seed %d): %.1f s; %s\n", f.recipe.Steps, f.recipe.Groups, f.recipe.Size, f.recipe.Algo, f.seed, trained.Seconds(), times)
 
-	splits := []struct {
-		name  string
-		tasks []*gym.Task
-		reps  int
-	}{{"train", run.train, 1}, {"dev", run.dev, f.evalReps}, {"test", run.heldOut, f.evalReps}}
-	type row struct {
-		name  string
-		rates []string
-	}
-	var rows []row
-	tiny := row{name: "TinyAgent (" + f.recipe.Algo + ", greedy)"}
+	return evaluateTiny(f, run, out, start)
+}
+
+// evalSplit is a split of the evaluation, with its episodes per task.
+type evalSplit struct {
+	name  string
+	tasks []*gym.Task
+	reps  int
+}
+
+// rateRow is a row of the solve-rate table: an agent and its rate on each split.
+type rateRow struct {
+	name  string
+	rates []string
+}
+
+// evaluateTiny evaluates the trained agent, and the baselines with -baselines, on every split,
+// appends the agent's results to the metrics and prints the table and the run's summary.
+func evaluateTiny(f *trainFlags, run *tinyRun, out io.Writer, start time.Time) error {
+	pool := run.pool
+	splits := []evalSplit{{"train", run.train, 1}, {"dev", run.dev, f.evalReps}, {"test", run.heldOut, f.evalReps}}
+	tiny := rateRow{name: "TinyAgent (" + f.recipe.Algo + ", greedy)"}
 	if f.evalTemp > 0 {
 		tiny.name = fmt.Sprintf("TinyAgent (%s, temperature %g)", f.recipe.Algo, f.evalTemp)
 	}
 	malformed := 0.0
 	var uses agentrl.TinyEval // the test-use counts, over every split
 	for _, s := range splits {
-		ev, err := agentrl.EvalTinyAgentAt(agent, pool, s.tasks, s.reps, env, f.evalTemp, false, f.seed)
+		ev, err := agentrl.EvalTinyAgentAt(run.agent, pool, s.tasks, s.reps, run.env, f.evalTemp, false, f.seed)
 		if err != nil {
 			return err
 		}
@@ -300,33 +311,13 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 		}
 		tiny.rates = append(tiny.rates, fmt.Sprintf("%.3f", ev.Solved))
 	}
-	rows = append(rows, tiny)
+	rows := []rateRow{tiny}
 	if f.baselines {
-		base := []struct {
-			name  string
-			agent agentrl.GymAgent
-		}{
-			{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
-			{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
+		base, err := baselineRows(f, run, splits)
+		if err != nil {
+			return err
 		}
-		if f.recipe.Patches {
-			base[2] = struct {
-				name  string
-				agent agentrl.GymAgent
-			}{"scripted search (patch until pass)", agentrl.PatchSearch}
-		}
-		genv := gym.NewEnv(pool, env)
-		for _, b := range base {
-			r := row{name: b.name}
-			for _, s := range splits {
-				ev, err := agentrl.EvalGym(genv, s.tasks, b.agent, s.reps, f.seed)
-				if err != nil {
-					return err
-				}
-				r.rates = append(r.rates, fmt.Sprintf("%.3f", ev.SolveRate()))
-			}
-			rows = append(rows, r)
-		}
+		rows = append(rows, base...)
 	}
 	graded := "graded as it stands when they run out"
 	if !f.recipe.SubmitAtLimit {
@@ -354,6 +345,37 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
+}
+
+// baselineRows evaluates the baselines under the same interface and call budget as the agent.
+func baselineRows(f *trainFlags, run *tinyRun, splits []evalSplit) ([]rateRow, error) {
+	base := []struct {
+		name  string
+		agent agentrl.GymAgent
+	}{
+		{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
+		{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
+	}
+	if f.recipe.Patches {
+		base[2] = struct {
+			name  string
+			agent agentrl.GymAgent
+		}{"scripted search (patch until pass)", agentrl.PatchSearch}
+	}
+	genv := gym.NewEnv(run.pool, run.env)
+	var rows []rateRow
+	for _, b := range base {
+		r := rateRow{name: b.name}
+		for _, s := range splits {
+			ev, err := agentrl.EvalGym(genv, s.tasks, b.agent, s.reps, f.seed)
+			if err != nil {
+				return nil, err
+			}
+			r.rates = append(r.rates, fmt.Sprintf("%.3f", ev.SolveRate()))
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // updateTimes adds up where the updates' time went.

@@ -161,19 +161,11 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 		}
 		load = f.ModelDir
 	}
-	all, err := loadTasks(f.Tasks)
+	tasks, err := trainTasks(f.Tasks)
 	if err != nil {
 		return err
 	}
-	tasks := gym.Filter(all, gym.Train, "")
-	if len(tasks) == 0 {
-		return fmt.Errorf("no train tasks in %s", f.Tasks)
-	}
-	a, err := qwenagent.Load(load, nil)
-	if err != nil {
-		return err
-	}
-	tr, err := qwenagent.NewTrainer(a.Model, f.Train)
+	a, tr, err := loadQwen3Trainer(load, f.Train)
 	if err != nil {
 		return err
 	}
@@ -226,6 +218,32 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 		rounds, f.Round.Group, rewards/float64(rounds), parsed, replies, prompt, secs/float64(rounds))
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s\n", metrics, ckpt)
 	return nil
+}
+
+// trainTasks loads the train split of the task folder dir, which must have one.
+func trainTasks(dir string) ([]*gym.Task, error) {
+	all, err := loadTasks(dir)
+	if err != nil {
+		return nil, err
+	}
+	tasks := gym.Filter(all, gym.Train, "")
+	if len(tasks) == 0 {
+		return nil, fmt.Errorf("no train tasks in %s", dir)
+	}
+	return tasks, nil
+}
+
+// loadQwen3Trainer loads the model folder dir as an agent and makes its trainer.
+func loadQwen3Trainer(dir string, o qwenagent.TrainOptions) (*qwenagent.Agent, *qwenagent.Trainer, error) {
+	a, err := qwenagent.Load(dir, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := qwenagent.NewTrainer(a.Model, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, tr, nil
 }
 
 func meanOf(xs []float64) float64 {
