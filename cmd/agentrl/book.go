@@ -95,10 +95,8 @@ func bookCheck(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
-	if *slowest < 0 {
-		return usageErr(fmt.Errorf("-slowest %d: want 0 or more cells", *slowest))
-	}
-	if err := checkBounds(bound{flag: "--timeout", value: timeout.Seconds(), lo: 0, hi: 24 * 3600, loOpen: true}); err != nil {
+	if err := checkBounds(bound{flag: "--slowest", value: float64(*slowest), lo: 0, hi: 10_000},
+		bound{flag: "--timeout", value: timeout.Seconds(), lo: 0, hi: 24 * 3600, loOpen: true}); err != nil {
 		return err
 	}
 	paths, err := selectNotebooks(*dir, fs.Args())
@@ -111,15 +109,8 @@ func bookCheck(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// A cell without an id breaks the notebook's trust in Jupyter: refuse before spending minutes.
-	for _, path := range paths {
-		nb, err := notebook.Read(path)
-		if err != nil {
-			return err
-		}
-		if err := nb.CheckIDs(); err != nil {
-			return fmt.Errorf("%s: %w (give each cell a unique id)", path, err)
-		}
+	if err := checkCellIDs(paths); err != nil {
+		return err
 	}
 	failed := 0
 	for _, path := range paths {
@@ -143,38 +134,14 @@ func bookCheck(args []string) error {
 			return err
 		}
 		if *update {
-			n := check.Update(recorded, executed)
-			meta, err := check.UpdateLanguageInfo(recorded, executed)
-			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+			if err := recordOutputs(path, recorded, executed, took); err != nil {
+				return err
 			}
-			if n > 0 || meta {
-				if err := recorded.Write(path); err != nil {
-					return err
-				}
-			}
-			info := ""
-			if meta {
-				info = ", language_info recorded as the kernel reports it"
-			}
-			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded%s (%v)\n", path, n, info, took)
 			continue
 		}
-		ms := check.Compare(recorded, executed)
-		got, want, sameInfo := check.LanguageInfo(recorded, executed)
-		if len(ms) > 0 || !sameInfo {
-			fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
-			for _, m := range ms {
-				fmt.Fprint(stderr, m.String())
-			}
-			if !sameInfo {
-				fmt.Fprintf(stderr, "%s: metadata.language_info is %s, the kernel reports %s; Jupyter rewrites it when it opens the notebook and then shows it as changed (--update records the kernel's)\n",
-					path, orNone(got), want)
-			}
+		if !compareOutputs(path, recorded, executed, took) {
 			failed++
-			continue
 		}
-		fmt.Fprintf(stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d notebook(s) failed the check", failed, len(paths))
@@ -195,6 +162,62 @@ func printSlowest(w io.Writer, executed *notebook.Notebook, n int) {
 		parts = append(parts, fmt.Sprintf("cell %d (%s) %.1fs", c.Cell, c.ID, c.Seconds))
 	}
 	fmt.Fprintf(w, "     slowest: %s\n", strings.Join(parts, ", "))
+}
+
+// checkCellIDs refuses notebooks with a cell without an id, before minutes are spent running
+// them: such a cell breaks the notebook's trust in Jupyter.
+func checkCellIDs(paths []string) error {
+	for _, path := range paths {
+		nb, err := notebook.Read(path)
+		if err != nil {
+			return err
+		}
+		if err := nb.CheckIDs(); err != nil {
+			return fmt.Errorf("%s: %w (give each cell a unique id)", path, err)
+		}
+	}
+	return nil
+}
+
+// recordOutputs writes the executed outputs into the notebook at path where they changed
+// (book check --update), and the kernel's language_info.
+func recordOutputs(path string, recorded, executed *notebook.Notebook, took time.Duration) error {
+	n := check.Update(recorded, executed)
+	meta, err := check.UpdateLanguageInfo(recorded, executed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if n > 0 || meta {
+		if err := recorded.Write(path); err != nil {
+			return err
+		}
+	}
+	info := ""
+	if meta {
+		info = ", language_info recorded as the kernel reports it"
+	}
+	fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded%s (%v)\n", path, n, info, took)
+	return nil
+}
+
+// compareOutputs reports whether the executed notebook's outputs and language_info match the
+// recorded ones, printing each difference when they do not.
+func compareOutputs(path string, recorded, executed *notebook.Notebook, took time.Duration) bool {
+	ms := check.Compare(recorded, executed)
+	got, want, sameInfo := check.LanguageInfo(recorded, executed)
+	if len(ms) == 0 && sameInfo {
+		fmt.Fprintf(stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
+		return true
+	}
+	fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
+	for _, m := range ms {
+		fmt.Fprint(stderr, m.String())
+	}
+	if !sameInfo {
+		fmt.Fprintf(stderr, "%s: metadata.language_info is %s, the kernel reports %s; Jupyter rewrites it when it opens the notebook and then shows it as changed (--update records the kernel's)\n",
+			path, orNone(got), want)
+	}
+	return false
 }
 
 func selectNotebooks(dir string, prefixes []string) ([]string, error) {
