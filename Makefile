@@ -16,7 +16,7 @@ export GODEBUG := $(if $(GODEBUG),$(GODEBUG)$(comma))cpu.avx512f=off
 
 AGENTRL := .cache/bin/agentrl
 
-.PHONY: setup setup-test course book test vet site library check
+.PHONY: setup setup-test course book test vet site library check agentrl-xla
 
 ## setup: install whatever is missing (Jupyter, GoNB, echarts, the kernel, component dependencies).
 setup:
@@ -44,6 +44,12 @@ test: setup-test vet
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	go vet ./...
+	CGO_ENABLED=1 go build -tags xla -o /dev/null ./cmd/agentrl
+
+## agentrl-xla: agentrl with GoMLX's XLA backend (cgo), for a machine with an NVIDIA GPU: eval
+## "$(bash backend/gpu.sh)" there, then run .cache/bin/agentrl-xla (README, "Using a GPU").
+agentrl-xla:
+	CGO_ENABLED=1 go build -tags xla -o .cache/bin/agentrl-xla ./cmd/agentrl
 
 ## site: build the course's static web site into site/ (works offline: open site/index.html).
 site: setup

@@ -18,19 +18,67 @@ import (
 // slower on 2 cores (sampling 0.76–0.81 of the time with 2). Its "parallelism" option is left
 // alone: it announces itself on standard output, which would pollute command and notebook
 // output. Every caller shares the one backend.
-var Default = sync.OnceValues(func() (compute.Backend, error) {
-	config, set := os.LookupEnv(compute.ConfigEnvVar)
-	if !set {
-		return compute.NewWithConfig(GoConfig())
+var Default = sync.OnceValues(func() (compute.Backend, error) { return Open(Config()) })
+
+// Config is the backend configuration Default opens: $GOMLX_BACKEND when set, else GoConfig().
+func Config() string {
+	if config, set := os.LookupEnv(compute.ConfigEnvVar); set {
+		return config
 	}
-	// compute panics on a backend that is not compiled in; say what to do instead.
+	return GoConfig()
+}
+
+// Open opens the backend a configuration names ("go:num_executors=2", "xla:/path/plugin.so,notf32").
+// compute panics on a backend that is not compiled in; Open says what to do instead.
+func Open(config string) (compute.Backend, error) {
 	name, _, _ := strings.Cut(config, ":")
 	if name != "" && !slices.Contains(compute.List(), name) {
-		return nil, fmt.Errorf("$%s=%q names backend %q, but this program only has %v",
-			compute.ConfigEnvVar, config, name, compute.List())
+		hint := ""
+		if name == xlaName {
+			hint = " (XLA needs a build with -tags xla and cgo: make agentrl-xla)"
+		}
+		return nil, fmt.Errorf("backend configuration %q names backend %q, but this program only has %v%s",
+			config, name, compute.List(), hint)
 	}
-	return compute.New()
-})
+	return compute.NewWithConfig(config)
+}
+
+// xlaName is the name go-xla registers its backend under.
+const xlaName = "xla"
+
+// IsCUDA reports whether config opens XLA on a CUDA PJRT plugin. go-xla decides the same way,
+// from the plugin's name or path, when it turns TF32 matrix products on by default.
+func IsCUDA(config string) bool {
+	name, plugin, _ := strings.Cut(config, ":")
+	plugin, _, _ = strings.Cut(strings.ToUpper(plugin), ",")
+	return name == xlaName && (strings.Contains(plugin, "CUDA") || strings.Contains(plugin, "NVIDIA"))
+}
+
+// WithTF32 returns config with XLA's TF32 matrix products turned on or off, replacing any tf32
+// option it had. TF32 rounds float32 inputs of matrix products to 10 mantissa bits: faster on
+// NVIDIA tensor cores, and no longer the exact float32 a comparison with PyTorch needs; go-xla
+// turns it on by default on CUDA. Off is a no-op on other backends, whose float32 is exact; on
+// is an error there, since nothing else has TF32.
+func WithTF32(config string, on bool) (string, error) {
+	name, _, _ := strings.Cut(config, ":")
+	if on && !IsCUDA(config) {
+		return "", fmt.Errorf("backend %q has no TF32 matrix products: that needs XLA on a CUDA plugin (GOMLX_BACKEND=xla:/path/xla_cuda_plugin.so)", config)
+	}
+	if name != xlaName {
+		return config, nil
+	}
+	parts := strings.Split(config, ",")
+	kept := parts[:1]
+	for _, p := range parts[1:] {
+		if key, _, _ := strings.Cut(p, "="); key != "tf32" && key != "notf32" {
+			kept = append(kept, p)
+		}
+	}
+	if on {
+		return strings.Join(append(kept, "tf32"), ","), nil
+	}
+	return strings.Join(append(kept, "notf32"), ","), nil
+}
 
 // NoAVX512Env is the variable that keeps GoMLX's pure-Go backend off its AVX-512 matrix kernels
 // when set to "false". Their results differ from its AVX2 kernels' in the last bits, which is

@@ -72,3 +72,52 @@ func TestHasNoAVX512Godebug(t *testing.T) {
 		}
 	}
 }
+
+// TestWithTF32: the option replaces any tf32 setting of the configuration, exact float32 is
+// asked of XLA alone, and TF32 is refused where no CUDA plugin provides it.
+func TestWithTF32(t *testing.T) {
+	const cuda = "xla:/sp/jax_plugins/xla_cuda13/xla_cuda_plugin.so"
+	for _, c := range []struct {
+		config string
+		on     bool
+		want   string // "" for an error
+	}{
+		{cuda, false, cuda + ",notf32"},
+		{cuda, true, cuda + ",tf32"},
+		{cuda + ",tf32=true,preallocate=false", false, cuda + ",preallocate=false,notf32"},
+		{cuda + ",notf32", true, cuda + ",tf32"},
+		{"go:num_executors=2", false, "go:num_executors=2"},
+		{"go:num_executors=2", true, ""},
+		{"xla:cpu", false, "xla:cpu,notf32"},
+		{"xla:cpu", true, ""},
+	} {
+		got, err := WithTF32(c.config, c.on)
+		if (err != nil) != (c.want == "") || got != c.want {
+			t.Errorf("WithTF32(%q, %v) = %q, %v; want %q", c.config, c.on, got, err, c.want)
+		}
+	}
+}
+
+func TestIsCUDA(t *testing.T) {
+	for config, want := range map[string]bool{
+		"xla:/x/xla_cuda_plugin.so": true, "xla:cuda": true, "xla:/x/pjrt_c_api_nvidia.so,notf32": true,
+		"xla:cpu": false, "go": false, "go:cuda": false, "xla:cpu,allocator=cuda_async": false,
+	} {
+		if got := IsCUDA(config); got != want {
+			t.Errorf("IsCUDA(%q) = %v, want %v", config, got, want)
+		}
+	}
+}
+
+// TestOpenNamesWhatIsMissing: a backend this program lacks is an error that says how to get
+// it, not compute's panic.
+func TestOpenNamesWhatIsMissing(t *testing.T) {
+	_, err := Open("nosuch:x")
+	if err == nil || !strings.Contains(err.Error(), `"nosuch"`) {
+		t.Errorf("Open(nosuch): want an error naming the backend, got %v", err)
+	}
+	b, err := Open("go:num_executors=1")
+	if err != nil || b.String() != "go" {
+		t.Errorf("Open(go): %v, %v", b, err)
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gomlx/compute"
 
@@ -150,64 +152,195 @@ func (a *Agent) Play(env *gym.Env, task *gym.Task, o EpisodeOptions) (*Episode, 
 	if o.Turns <= 0 || (o.Script == nil && o.MaxNew <= 0) {
 		return nil, fmt.Errorf("qwenagent: Turns (%d) and MaxNew (%d) must be positive", o.Turns, o.MaxNew)
 	}
-	obs := env.Reset(task)
-	ctx, err := a.Prompt(obs.Text)
+	p, ctx, err := a.begin(env, task, o.Turns)
 	if err != nil {
 		return nil, err
 	}
-	ep := &Episode{Task: task.ID}
-	ep.Trajectory.Segments = []agentrl.Segment{{Role: agentrl.RolePrompt, IDs: ctx}}
-	for turn := range o.Turns {
+	for turn := 0; ; turn++ {
 		var reply []int
 		var lps []float32
 		if o.Script != nil {
 			if turn >= len(o.Script) {
-				break
+				return p.ep, nil
 			}
 			reply = append(a.Tok.Encode(o.Script[turn]), a.imEnd)
 			lps = make([]float32, len(reply))
 		} else {
 			gen, err := a.Model.Generate(ctx, model.GenerateOptions{MaxNew: o.MaxNew, Temperature: o.Temperature,
-				Seed: o.Seed*7919 + uint64(turn), StopIDs: []int{a.imEnd}})
+				Seed: turnSeed(o.Seed, turn), StopIDs: []int{a.imEnd}})
 			if err != nil {
 				return nil, err
 			}
 			reply, lps = gen.Tokens, gen.LogProbs
 		}
-		ep.Trajectory.Segments = append(ep.Trajectory.Segments, agentrl.Segment{Role: agentrl.RoleAgent, IDs: reply, LogProbs: lps})
-		ctx = append(ctx, reply...)
-		stopped := len(reply) > 0 && reply[len(reply)-1] == a.imEnd
-		text := a.Tok.Decode(reply)
-		if stopped {
-			text = a.Tok.Decode(reply[:len(reply)-1])
-		}
-		ep.Replies = append(ep.Replies, text)
-		call := text // the gym answers anything that is not a call with an error observation
-		if calls, err := chat.ParseToolCalls(text); err == nil && len(calls) == 1 {
-			ep.Parsed++
-			call = fmt.Sprintf(`{"name": %q, "arguments": %s}`, calls[0].Name, calls[0].Arguments)
-		}
-		st, err := env.StepText(call)
+		resp, more, err := p.play(reply, lps)
 		if err != nil {
 			return nil, err
 		}
-		if st.Done {
-			ep.Trajectory.Reward, ep.Outcome = st.Reward, st.Outcome
+		if !more {
+			return p.ep, nil
 		}
-		if st.Done || turn == o.Turns-1 {
-			break // no tool response after the last call: nothing would read it
-		}
-		resp, err := a.responseIDs(st.Obs.Text)
-		if err != nil {
-			return nil, err
-		}
-		if !stopped { // a reply cut at MaxNew: the turn still ends before the tool response
-			resp = append([]int{a.imEnd}, resp...)
-		}
-		ep.Trajectory.Segments = append(ep.Trajectory.Segments, agentrl.Segment{Role: agentrl.RoleEnv, IDs: resp})
-		ctx = append(ctx, resp...)
+		ctx = append(append(ctx, reply...), resp...)
 	}
-	return ep, nil
+}
+
+// turnSeed seeds the sampler of an episode's turn from the episode's seed.
+func turnSeed(seed uint64, turn int) uint64 { return seed*7919 + uint64(turn) }
+
+// player is an episode in progress, one turn at a time: Play and PlayGroup differ only in how
+// they get the replies.
+type player struct {
+	a     *Agent
+	env   *gym.Env
+	turns int // the call budget
+	ep    *Episode
+}
+
+// begin resets env to task and returns the episode's player and its prompt.
+func (a *Agent) begin(env *gym.Env, task *gym.Task, turns int) (*player, []int, error) {
+	obs := env.Reset(task)
+	prompt, err := a.Prompt(obs.Text)
+	if err != nil {
+		return nil, nil, err
+	}
+	ep := &Episode{Task: task.ID}
+	ep.Trajectory.Segments = []agentrl.Segment{{Role: agentrl.RolePrompt, IDs: prompt}}
+	return &player{a: a, env: env, turns: turns, ep: ep}, prompt, nil
+}
+
+// play records the next reply (its ids, and their log-probabilities under the model), steps the
+// gym with the tool call it holds, and returns the ids of the tool response that follow the
+// reply in the context; more is false when the episode is over.
+func (p *player) play(reply []int, lps []float32) (resp []int, more bool, err error) {
+	a, ep := p.a, p.ep
+	ep.Trajectory.Segments = append(ep.Trajectory.Segments, agentrl.Segment{Role: agentrl.RoleAgent, IDs: reply, LogProbs: lps})
+	stopped := len(reply) > 0 && reply[len(reply)-1] == a.imEnd
+	text := a.Tok.Decode(reply)
+	if stopped {
+		text = a.Tok.Decode(reply[:len(reply)-1])
+	}
+	ep.Replies = append(ep.Replies, text)
+	call := text // the gym answers anything that is not a call with an error observation
+	if calls, err := chat.ParseToolCalls(text); err == nil && len(calls) == 1 {
+		ep.Parsed++
+		call = fmt.Sprintf(`{"name": %q, "arguments": %s}`, calls[0].Name, calls[0].Arguments)
+	}
+	st, err := p.env.StepText(call)
+	if err != nil {
+		return nil, false, err
+	}
+	if st.Done {
+		ep.Trajectory.Reward, ep.Outcome = st.Reward, st.Outcome
+	}
+	if st.Done || len(ep.Replies) == p.turns {
+		return nil, false, nil // no tool response after the last call: nothing would read it
+	}
+	if resp, err = a.responseIDs(st.Obs.Text); err != nil {
+		return nil, false, err
+	}
+	if !stopped { // a reply cut at MaxNew: the turn still ends before the tool response
+		resp = append([]int{a.imEnd}, resp...)
+	}
+	ep.Trajectory.Segments = append(ep.Trajectory.Segments, agentrl.Segment{Role: agentrl.RoleEnv, IDs: resp})
+	return resp, true, nil
+}
+
+// PlayGroup plays len(envs) sampled episodes of task, episode i in envs[i] with opts[i], decoding
+// up to batch of them together (0: all): each turn generates the replies of every episode still
+// running as one batch (a model.Decoder, whose cache keeps each episode's context, so a turn
+// feeds only the new tool response). Each episode is what Play makes of the tokens sampled
+// for it: the same segments, replies, parsing and reward. Reply t of episode i is drawn from the
+// random stream seeded by opts[i].Seed and t (as Play seeds its Generate call), on the backend,
+// so it differs from Play's draw but not with batch or with the other episodes of its batch.
+//
+// The episodes share MaxNew and Temperature; their Turns may differ. Each envs[i] must be its
+// own Env (a turn steps them concurrently); they may share a sandbox pool. A scripted episode
+// (EpisodeOptions.Script) has nothing to sample: play it with Play.
+func (a *Agent) PlayGroup(envs []*gym.Env, task *gym.Task, opts []EpisodeOptions, batch int) ([]*Episode, error) {
+	if len(envs) == 0 || len(envs) != len(opts) || batch < 0 {
+		return nil, fmt.Errorf("qwenagent: a group of %d environments, %d options, batch %d", len(envs), len(opts), batch)
+	}
+	for _, o := range opts {
+		if o.Script != nil {
+			return nil, errors.New("qwenagent: PlayGroup samples every episode: play a scripted one with Play")
+		}
+		if o.Turns <= 0 || o.MaxNew <= 0 || o.MaxNew != opts[0].MaxNew || o.Temperature != opts[0].Temperature {
+			return nil, fmt.Errorf("qwenagent: PlayGroup needs positive Turns (%d) and MaxNew (%d), and one MaxNew and Temperature for the group",
+				o.Turns, o.MaxNew)
+		}
+	}
+	if batch == 0 {
+		batch = len(envs)
+	}
+	var eps []*Episode
+	for lo := 0; lo < len(envs); lo += batch {
+		hi := min(lo+batch, len(envs))
+		chunk, err := a.playBatch(envs[lo:hi], task, opts[lo:hi])
+		if err != nil {
+			return nil, err
+		}
+		eps = append(eps, chunk...)
+	}
+	return eps, nil
+}
+
+// playBatch plays episodes together with one Decoder, a row per episode.
+func (a *Agent) playBatch(envs []*gym.Env, task *gym.Task, opts []EpisodeOptions) ([]*Episode, error) {
+	players := make([]*player, len(envs))
+	feed := make([][]int, len(envs))
+	for i, env := range envs {
+		p, prompt, err := a.begin(env, task, opts[i].Turns)
+		if err != nil {
+			return nil, err
+		}
+		players[i], feed[i] = p, prompt
+	}
+	o := opts[0]
+	// Room for the replies and, as a guess, tool responses as long as the prompt in all; a
+	// longer episode makes the decoder grow its cache.
+	turns := 0
+	for _, o := range opts {
+		turns = max(turns, o.Turns)
+	}
+	capacity := 2*len(feed[0]) + o.MaxNew*turns
+	d, err := a.Model.NewDecoder(len(envs), capacity)
+	if err != nil {
+		return nil, err
+	}
+	gen := model.GenerateOptions{MaxNew: o.MaxNew, Temperature: o.Temperature, StopIDs: []int{a.imEnd}}
+	seeds := make([]uint64, len(envs))
+	for turn := 0; slices.ContainsFunc(feed, func(f []int) bool { return len(f) > 0 }); turn++ {
+		for i := range seeds {
+			seeds[i] = turnSeed(opts[i].Seed, turn)
+		}
+		gens, err := d.Generate(feed, gen, seeds)
+		if err != nil {
+			return nil, err
+		}
+		// The episodes step their own gyms at once: their tests run side by side in the pool.
+		var wg sync.WaitGroup
+		errs := make([]error, len(gens))
+		for i, g := range gens {
+			if len(feed[i]) > 0 { // else over
+				wg.Go(func() {
+					resp, more, err := players[i].play(g.Tokens, g.LogProbs)
+					feed[i], errs[i] = nil, err
+					if more {
+						feed[i] = resp
+					}
+				})
+			}
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
+		}
+	}
+	eps := make([]*Episode, len(players))
+	for i, p := range players {
+		eps[i] = p.ep
+	}
+	return eps, nil
 }
 
 // SolveScript is the replies of an agent that knows the fix: read the module, run the tests,

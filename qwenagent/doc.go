@@ -6,6 +6,10 @@
 // holds into a gym action, steps the gym in its sandbox and appends the tool response as the
 // template writes it, until the episode ends or the call budget runs out. The episode is kept
 // token in, token out (agentrl.Trajectory): the ids the sampler drew, never a re-tokenization.
+// Agent.PlayGroup plays a group of such episodes with one model.Decoder per batch: each turn
+// samples the replies of every running episode together, and the decoder's cache keeps every
+// episode's context, so a turn feeds the model only the new tool response; Trainer.PlayRound
+// plays its sampled episodes that way.
 // A Trainer applies a GRPO-family update to a group of episodes of one task: group-relative
 // advantages (agentrl.GroupAdvantages, GRPO's or Dr. GRPO's), the clipped token-level surrogate
 // (agentrl.PPOPolicyLoss) over the agent's tokens only, and Adam (GoMLX's optimizer). A

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -108,6 +109,107 @@ func TestPlay(t *testing.T) {
 	}
 	if _, err := a.Play(env(pool), task, EpisodeOptions{}); err == nil {
 		t.Error("Play without a call budget: no error")
+	}
+}
+
+// TestPlayGroupBatchIndependent plays 8 sampled episodes with batches of 1, 3 and 8 rows: every
+// episode must come out the same (a row's draws depend on its own seed alone), with the layout
+// Play gives (prompt, then agent and env segments in turn), and with a bounded number of step
+// shapes compiled for the three batchings.
+//
+// Same up to rounding: the backend picks its matrix-product kernel by size, so a batch of 8
+// rows sums in another order than a batch of 1 and log-probs move by about 1e-6; the tolerance
+// is 1e-5. At temperature 1 this untrained model spreads its probability over Qwen3's whole
+// vocabulary, so a draw often lands within that rounding of a token boundary and flips;
+// temperature 0.5 keeps the draws clear of it.
+func TestPlayGroupBatchIndependent(t *testing.T) {
+	a, _ := tinyAgent(t)
+	task, pool := taskAndPool(t)
+	const n = 8
+	play := func(batch int) []*Episode {
+		envs, opts := make([]*gym.Env, n), make([]EpisodeOptions, n)
+		for i := range envs {
+			envs[i] = env(pool)
+			opts[i] = EpisodeOptions{Turns: 2 + i%2, MaxNew: 8, Temperature: 0.5, Seed: uint64(40 + i)}
+		}
+		eps, err := a.PlayGroup(envs, task, opts, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return eps
+	}
+	want := play(1)
+	for i, ep := range want {
+		segs := ep.Trajectory.Segments
+		if len(segs) != 2*(2+i%2) || segs[0].Role != agentrl.RolePrompt || len(ep.Replies) != 2+i%2 {
+			t.Fatalf("episode %d: %d segments, %d replies", i, len(segs), len(ep.Replies))
+		}
+		for j, s := range segs[1:] {
+			if role := []agentrl.Role{agentrl.RoleAgent, agentrl.RoleEnv}[j%2]; s.Role != role || len(s.IDs) == 0 {
+				t.Errorf("episode %d segment %d: %s of %d ids, want %s", i, j+1, s.Role, len(s.IDs), role)
+			}
+		}
+	}
+	// The recorded log-probs are the model's own on the recorded stream: the trainer's scoring
+	// of the trajectories finds them again, which it would not if the decoder's context and the
+	// trajectory's segments had parted ways.
+	trs := make([]agentrl.Trajectory, n)
+	for i, ep := range want {
+		trs[i] = ep.Trajectory
+	}
+	scored, err := newTrainer(t, a).LogProbs(trs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tr := range trs {
+		var recorded []float32
+		for _, s := range tr.Segments {
+			recorded = append(recorded, s.LogProbs...)
+		}
+		for k := range recorded {
+			if d := math.Abs(float64(recorded[k] - scored[i][k])); d > 1e-4 {
+				t.Errorf("episode %d, agent token %d: log-prob %g recorded, %g scored", i, k, recorded[k], scored[i][k])
+			}
+		}
+	}
+	if want[0].Replies[0] == want[1].Replies[0] {
+		t.Errorf("episodes 0 and 1 replied the same %q: the seeds do not reach the rows", want[0].Replies[0])
+	}
+	for _, batch := range []int{3, 0} {
+		sameEpisodes(t, batch, play(batch), want)
+	}
+	// Batches of 1, 3 (and the last of 2) and 8 rows; per batch size a prompt width, a reply
+	// width, a tool response width or two, one capacity.
+	c := a.Model.DecodeCompilations()
+	t.Logf("%d step shapes compiled", c)
+	if c > 4*4 {
+		t.Errorf("%d step shapes compiled for 4 batch sizes", c)
+	}
+	if _, err := a.PlayGroup([]*gym.Env{env(pool)}, task, []EpisodeOptions{{Turns: 1, Script: []string{"x"}}}, 0); err == nil {
+		t.Error("PlayGroup of a scripted episode: no error")
+	}
+}
+
+// sameEpisodes compares episodes played with a batch of rows with those played one by one.
+func sameEpisodes(t *testing.T, batch int, got, want []*Episode) {
+	t.Helper()
+	for i, ep := range got {
+		w := want[i]
+		if !slices.Equal(ep.Replies, w.Replies) || ep.Reward() != w.Reward() || ep.Parsed != w.Parsed ||
+			len(ep.Trajectory.Segments) != len(w.Trajectory.Segments) {
+			t.Fatalf("batch %d, episode %d: replies %q, batch 1: %q", batch, i, ep.Replies, w.Replies)
+		}
+		for j, s := range ep.Trajectory.Segments {
+			ws := w.Trajectory.Segments[j]
+			if !slices.Equal(s.IDs, ws.IDs) || len(s.LogProbs) != len(ws.LogProbs) {
+				t.Fatalf("batch %d, episode %d, segment %d: ids %v, batch 1: %v", batch, i, j, s.IDs, ws.IDs)
+			}
+			for k := range s.LogProbs {
+				if d := math.Abs(float64(s.LogProbs[k] - ws.LogProbs[k])); d > 1e-5 {
+					t.Errorf("batch %d, episode %d, segment %d, token %d: log-prob %g, batch 1: %g", batch, i, j, k, s.LogProbs[k], ws.LogProbs[k])
+				}
+			}
+		}
 	}
 }
 
@@ -248,6 +350,11 @@ func TestPlayRound(t *testing.T) {
 		// nothing moves.
 		if r.Update != u || r.Task != task.ID || r.Replies != 4 || len(r.Rewards) != 3 || r.GainUp != 0 || r.GainDown != 0 || r.PromptTokens < 300 {
 			t.Errorf("round %d: %+v", u, r)
+		}
+		// 4 sampled replies of at most 8 tokens; a prompt width, a reply width and a tool
+		// response width or two, for the one batch size.
+		if r.GenTokens < 4 || r.GenTokens > 4*8 || r.Compilations < 2 || r.Compilations > 4 {
+			t.Errorf("round %d: %d tokens generated, %d step shapes compiled", u, r.GenTokens, r.Compilations)
 		}
 	}
 	o.Turns = 4

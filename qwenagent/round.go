@@ -21,6 +21,9 @@ type RoundOptions struct {
 	// group's rewards differ even while the model cannot solve the task: a warm start that
 	// pushes the model toward the call format, as SFT on demonstrations would.
 	Teacher bool
+	// Batch is how many of the sampled episodes decode together (PlayGroup's batch); 0: all of
+	// them. It trades memory for speed and leaves the episodes as they are.
+	Batch int
 }
 
 // Round is what one round measured.
@@ -34,7 +37,11 @@ type Round struct {
 	PromptTokens  int       `json:"prompt_tokens"`  // the first prompt under the chat template
 	EpisodeTokens float64   `json:"episode_tokens"` // mean tokens per episode, prompt included
 	AgentTokens   int       `json:"agent_tokens"`   // tokens the loss counted
-	Loss          float64   `json:"loss"`
+	GenTokens     int       `json:"gen_tokens"`     // tokens sampled (the teacher's not counted)
+	// Compilations is the number of step shapes the model's Decoder has compiled so far in the
+	// run: it should settle at a handful (model.DecodeCompilations).
+	Compilations int     `json:"compilations"`
+	Loss         float64 `json:"loss"`
 	// GainUp and GainDown are the mean change of the per-token log-probability of the agent's
 	// tokens over the update, in episodes with a positive and a negative advantage.
 	GainUp         float64 `json:"gain_up"`
@@ -54,30 +61,26 @@ func (t *Trainer) PlayRound(a *Agent, pool *sandbox.Pool, tasks []*gym.Task, o R
 	task := tasks[rng.IntN(len(tasks))]
 	r.Task = task.ID
 	start := time.Now()
-	group := make([]*Episode, o.Group)
-	for i := range group {
-		eo := EpisodeOptions{Turns: o.Turns, MaxNew: o.MaxNew, Temperature: o.Temperature,
-			Seed: o.Seed*1_000_003 + uint64(r.Update)*1009 + uint64(i)}
-		if o.Teacher && i == 0 {
-			script, err := SolveScript(task)
-			if err != nil {
-				return Round{}, err
-			}
-			eo.Script = script
-		}
-		ep, err := a.Play(gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: o.Turns}), task, eo)
-		if err != nil {
-			return Round{}, err
-		}
-		group[i] = ep
+	group, err := playGroup(a, pool, task, o, r.Update)
+	if err != nil {
+		return Round{}, err
+	}
+	for i, ep := range group {
 		r.Rewards = append(r.Rewards, ep.Reward())
 		r.EpisodeTokens += float64(ep.Trajectory.Len()) / float64(o.Group)
 		r.PromptTokens = len(ep.Trajectory.Segments[0].IDs)
-		if eo.Script == nil {
-			r.Replies += len(ep.Replies)
-			r.Parsed += ep.Parsed
+		if o.Teacher && i == 0 {
+			continue
+		}
+		r.Replies += len(ep.Replies)
+		r.Parsed += ep.Parsed
+		for _, s := range ep.Trajectory.Segments {
+			if s.Role == agentrl.RoleAgent {
+				r.GenTokens += len(s.IDs)
+			}
 		}
 	}
+	r.Compilations = a.Model.DecodeCompilations()
 	r.RolloutSeconds = time.Since(start).Seconds()
 	start = time.Now()
 	step, err := t.Update(group)
@@ -111,6 +114,40 @@ func (t *Trainer) PlayRound(a *Agent, pool *sandbox.Pool, tasks []*gym.Task, o R
 		r.GainDown = down / nDown
 	}
 	return r, nil
+}
+
+// playGroup plays a round's group of episodes of task: the teacher's scripted one first when
+// o.Teacher asks for it (with Play), then the sampled ones, decoded together (PlayGroup).
+func playGroup(a *Agent, pool *sandbox.Pool, task *gym.Task, o RoundOptions, update int) ([]*Episode, error) {
+	newEnv := func() *gym.Env { return gym.NewEnv(pool, gym.Config{Reward: gym.Hidden, MaxTurns: o.Turns}) }
+	var group, teacher []*Episode
+	var envs []*gym.Env
+	var opts []EpisodeOptions
+	for i := range o.Group {
+		eo := EpisodeOptions{Turns: o.Turns, MaxNew: o.MaxNew, Temperature: o.Temperature,
+			Seed: o.Seed*1_000_003 + uint64(update)*1009 + uint64(i)}
+		if o.Teacher && i == 0 {
+			script, err := SolveScript(task)
+			if err != nil {
+				return nil, err
+			}
+			eo.Script = script
+			ep, err := a.Play(newEnv(), task, eo)
+			if err != nil {
+				return nil, err
+			}
+			teacher = append(teacher, ep)
+			continue
+		}
+		envs, opts = append(envs, newEnv()), append(opts, eo)
+	}
+	if len(envs) > 0 {
+		var err error
+		if group, err = a.PlayGroup(envs, task, opts, o.Batch); err != nil {
+			return nil, err
+		}
+	}
+	return append(teacher, group...), nil
 }
 
 func mean(xs []float32) float64 {

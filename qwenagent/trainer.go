@@ -3,6 +3,7 @@ package qwenagent
 import (
 	"fmt"
 
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -33,15 +34,21 @@ type Trainer struct {
 	Updates int // updates applied so far (restored with the checkpoint)
 	step    *mlmodel.Exec
 	score   *mlmodel.Exec
+	// autocast is m's autocast when the trainer was made: its graphs are built with it.
+	autocast dtypes.DType
 }
 
-// NewTrainer makes a trainer for m.
+// NewTrainer makes a trainer for m. The update follows m's autocast setting (model.SetAutocast):
+// with bf16 autocast its matrix products, forward and backward, run in bf16 as torch.autocast
+// runs them, while the weights, their gradients and Adam's moments stay float32. Set it before
+// NewTrainer: the trainer compiles its graphs as shapes come and refuses to run once the setting
+// has changed, since they would otherwise mix both.
 func NewTrainer(m *model.Model, o TrainOptions) (*Trainer, error) {
 	if o.LR <= 0 || o.Clip <= 0 {
 		return nil, fmt.Errorf("qwenagent: learning rate (%g) and clip (%g) must be positive", o.LR, o.Clip)
 	}
 	m.Store.GetVariable(model.VariablePath("model.embed_tokens.weight")).SetTrainable(o.TrainEmbeddings)
-	t := &Trainer{Model: m, Opts: o}
+	t := &Trainer{Model: m, Opts: o, autocast: m.Autocast()}
 	opt := optimizer.Adam().LearningRate(o.LR).Done()
 	var err error
 	// in: ids [B,T], at, targets [B,K] int32; old, advantages, mask [B,K] float32.
@@ -137,6 +144,9 @@ func (b *agentBatch) split(out *tensors.Tensor) [][]float32 {
 // LogProbs returns, for each trajectory, the current log-probability of each of its agent tokens
 // in order: the number a trainer recomputes, and what an update moves.
 func (t *Trainer) LogProbs(trs []agentrl.Trajectory) ([][]float32, error) {
+	if err := t.sameAutocast(); err != nil {
+		return nil, err
+	}
 	b, err := newAgentBatch(trs, nil)
 	if err != nil {
 		return nil, err
@@ -179,6 +189,9 @@ func (t *Trainer) UpdateWith(trs []agentrl.Trajectory, adv []float64) (Step, err
 	if len(adv) != len(trs) {
 		return Step{}, fmt.Errorf("qwenagent: %d advantages for %d trajectories", len(adv), len(trs))
 	}
+	if err := t.sameAutocast(); err != nil {
+		return Step{}, err
+	}
 	b, err := newAgentBatch(trs, adv)
 	if err != nil {
 		return Step{}, err
@@ -205,6 +218,14 @@ func (t *Trainer) UpdateWith(trs []agentrl.Trajectory, adv []float64) (Step, err
 		s.AgentTokens += c
 	}
 	return s, nil
+}
+
+// sameAutocast refuses to run after the model's autocast setting changed under the trainer.
+func (t *Trainer) sameAutocast() error {
+	if now := t.Model.Autocast(); now != t.autocast {
+		return fmt.Errorf("qwenagent: the model's autocast changed from %s to %s after NewTrainer; make a new trainer", t.autocast, now)
+	}
+	return nil
 }
 
 // unscored reports whether some agent segment has log-probabilities of exactly 0 throughout.

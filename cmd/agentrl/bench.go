@@ -16,10 +16,11 @@ import (
 )
 
 func init() {
-	register(command{name: "bench", summary: "benchmarks: `bench tinyagent` times TinyAgent's steps against PyTorch, and a training run", run: benchMain})
+	register(command{name: "bench", summary: "benchmarks: `bench tinyagent` times TinyAgent's steps against PyTorch, and a training run; `bench qwen3` times Qwen3 against PyTorch (on a GPU with the XLA build)", run: benchMain})
 }
 
 const benchUsage = `usage: agentrl bench tinyagent [flags]
+       agentrl bench qwen3 [flags]     (its flags: agentrl bench qwen3 --help)
 
 tinyagent: TinyAgent's training step (log-probs, REINFORCE loss, backward, Adam; GoMLX) and
 sampling step (one tool call per row: prompt pass, cached decode steps; the plain-Go decoder of
@@ -46,11 +47,14 @@ func benchMain(args []string) error {
 		fmt.Fprintln(stderr, benchUsage)
 		return flag.ErrHelp
 	}
-	if len(args) == 0 || args[0] != "tinyagent" {
-		fmt.Fprintln(stderr, benchUsage)
-		return fmt.Errorf("%w: %swant `agentrl bench tinyagent [flags]`", errUsage, unknownWhat(args))
+	switch {
+	case len(args) > 0 && args[0] == "tinyagent":
+		return benchTinyAgent(os.Stdout, args[1:])
+	case len(args) > 0 && args[0] == "qwen3":
+		return benchQwen3(os.Stdout, args[1:])
 	}
-	return benchTinyAgent(os.Stdout, args[1:])
+	fmt.Fprintln(stderr, benchUsage)
+	return fmt.Errorf("%w: %swant `agentrl bench tinyagent|qwen3 [flags]`", errUsage, unknownWhat(args))
 }
 
 // benchTinyAgent parses the flags and runs the parts of the TinyAgent benchmark.

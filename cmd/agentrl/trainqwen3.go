@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/compute/dtypes"
+
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/agenticrl/course/qwen3/files"
@@ -27,6 +29,9 @@ type qwen3Settings struct {
 	Train       qwenagent.TrainOptions
 	Tasks       string
 	TestTimeout time.Duration
+	// BF16 runs the model's matrix products in bfloat16 over its float32 weights and Adam state
+	// (model.SetAutocast): the rollouts' and the update's.
+	BF16 bool
 }
 
 type qwen3TrainFlags struct {
@@ -51,9 +56,12 @@ Weights: -model-dir names a folder with config.json and safetensors (a download 
 Qwen/Qwen3-0.6B); without it the Hugging Face cache is searched. Nothing is downloaded. To try the
 loop without weights: agentrl qwen3 init-tiny DIR, then -model-dir DIR -lr 1e-3.
 
-Backend: the pure-Go CPU backend. A GPU needs XLA: build agentrl with GoMLX's XLA backend
-imported (github.com/gomlx/go-xla/compute/xla), install a PJRT CUDA plugin yourself and set
-GOMLX_BACKEND=xla:/path/to/pjrt_c_api_cuda_plugin.so (README, "Using a GPU").
+Backend: the pure-Go CPU backend, unless GOMLX_BACKEND names another. On a machine with an
+NVIDIA GPU: build agentrl with the XLA backend (make agentrl-xla: .cache/bin/agentrl-xla), have
+Python with the pip package jax-cuda13-pjrt there, eval "$(bash backend/gpu.sh)" in the
+repository, which sets GOMLX_BACKEND=xla:<JAX's CUDA plugin> and the library paths, and run
+.cache/bin/agentrl-xla train qwen3 ... (TF32 matrix products; append ,notf32 to GOMLX_BACKEND for
+exact float32). README, "Using a GPU".
 
 flags:`
 
@@ -77,6 +85,8 @@ func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 	fs.Float64Var(&tr.Clip, "clip", tr.Clip, "clip range ε of the surrogate")
 	fs.BoolVar(&tr.ScaleByStd, "scale-std", false, "GRPO's advantages (divided by the group's standard deviation); default Dr. GRPO's (not divided)")
 	fs.BoolVar(&tr.TrainEmbeddings, "train-embeddings", false, "also train the embedding matrix")
+	fs.BoolVar(&f.BF16, "bf16", false, "run the matrix products in bfloat16 (autocast) over float32 weights and Adam state: on a GPU, its tensor cores")
+	fs.IntVar(&r.Batch, "batch", 0, "episodes of a group decoded together (0: the whole group)")
 	fs.StringVar(&f.out, "out", "", "run folder (default runs/qwen3-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
@@ -94,6 +104,7 @@ func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 		bound{flag: "-group-size", value: float64(r.Group), lo: 2, hi: 64},
 		bound{flag: "-turns", value: float64(r.Turns), lo: 1, hi: 32},
 		bound{flag: "-max-new", value: float64(r.MaxNew), lo: 1, hi: 4096},
+		bound{flag: "-batch", value: float64(r.Batch), lo: 0, hi: 64},
 		bound{flag: "-temperature", value: r.Temperature, lo: 0, hi: 10, loOpen: true},
 		bound{flag: "-lr", value: tr.LR, lo: 0, hi: 1, loOpen: true},
 		bound{flag: "-clip", value: tr.Clip, lo: 0, hi: 10, loOpen: true},
@@ -165,19 +176,11 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	a, tr, err := loadQwen3Trainer(load, f.Train)
+	a, tr, err := loadQwen3Trainer(load, f.Train, f.BF16)
 	if err != nil {
 		return err
 	}
-	if f.resume {
-		if err := tr.Restore(ckpt); err != nil {
-			return err
-		}
-		if err := keepMetrics(metrics, tr.Updates); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
-	} else if err := os.WriteFile(metrics, nil, 0o644); err != nil {
+	if err := startQwen3Metrics(tr, f.resume, ckpt, metrics, out); err != nil {
 		return err
 	}
 	pool, err := sandbox.New(sandbox.Options{Timeout: f.TestTimeout, MemoDir: memoDir()})
@@ -187,10 +190,12 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	defer pool.Close()
 	rf.started = true
 	c := a.Model.Config
-	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s\n", load, c.NumHiddenLayers, c.HiddenSize, c.NumParameters(), a.Model.Backend().Name())
+	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s; matrix products in %s\n", load, c.NumHiddenLayers, c.HiddenSize,
+		c.NumParameters(), a.Model.Backend().Name(), a.Model.Autocast())
 	bar := newProgress(f.progress, f.steps)
 	var rewards, secs float64
 	var replies, parsed, prompt, rounds int
+	var warm warmTimes
 	for tr.Updates < f.steps {
 		r, err := tr.PlayRound(a, pool, tasks, f.Round)
 		if err != nil {
@@ -202,6 +207,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 		rewards += meanOf(r.Rewards)
 		replies, parsed, prompt, rounds = replies+r.Replies, parsed+r.Parsed, r.PromptTokens, rounds+1
 		secs += r.RolloutSeconds + r.UpdateSeconds
+		warm.add(rounds, r)
 		bar.update(tr.Updates, fmt.Sprintf("reward %.2f  parsed %d/%d  log-prob change %+.3f / %+.3f", meanOf(r.Rewards), r.Parsed, r.Replies, r.GainUp, r.GainDown))
 		if tr.Updates%f.every == 0 || tr.Updates == f.steps {
 			if err := tr.Save(ckpt); err != nil {
@@ -216,7 +222,27 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	}
 	fmt.Fprintf(out, "%d updates of %d episodes: mean reward %.3f, replies that parsed as a tool call %d of %d, prompt %d tokens, %.1f s per update\n",
 		rounds, f.Round.Group, rewards/float64(rounds), parsed, replies, prompt, secs/float64(rounds))
+	if warm.rounds > 0 {
+		fmt.Fprintf(out, "after this process's first update (which compiles): per update, rollouts %.2f s (%.0f generated tokens/s), gradient step %.2f s\n",
+			warm.rollout/float64(warm.rounds), float64(warm.tokens)/warm.rollout, warm.update/float64(warm.rounds))
+	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s\n", metrics, ckpt)
+	return nil
+}
+
+// startQwen3Metrics empties metrics.jsonl for a new run; resuming, it restores the trainer from
+// the checkpoint and keeps the metrics of the updates the checkpoint holds.
+func startQwen3Metrics(tr *qwenagent.Trainer, resume bool, ckpt, metrics string, out io.Writer) error {
+	if !resume {
+		return os.WriteFile(metrics, nil, 0o644)
+	}
+	if err := tr.Restore(ckpt); err != nil {
+		return err
+	}
+	if err := keepMetrics(metrics, tr.Updates); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
 	return nil
 }
 
@@ -233,17 +259,39 @@ func trainTasks(dir string) ([]*gym.Task, error) {
 	return tasks, nil
 }
 
-// loadQwen3Trainer loads the model folder dir as an agent and makes its trainer.
-func loadQwen3Trainer(dir string, o qwenagent.TrainOptions) (*qwenagent.Agent, *qwenagent.Trainer, error) {
+// loadQwen3Trainer loads the model folder dir as an agent, its matrix products in bfloat16 with
+// bf16, and makes its trainer.
+func loadQwen3Trainer(dir string, o qwenagent.TrainOptions, bf16 bool) (*qwenagent.Agent, *qwenagent.Trainer, error) {
 	a, err := qwenagent.Load(dir, nil)
 	if err != nil {
 		return nil, nil, err
+	}
+	if bf16 {
+		if err := a.Model.SetAutocast(dtypes.BFloat16); err != nil {
+			return nil, nil, err
+		}
 	}
 	tr, err := qwenagent.NewTrainer(a.Model, o)
 	if err != nil {
 		return nil, nil, err
 	}
 	return a, tr, nil
+}
+
+// warmTimes adds up where the updates after a process's first went: the first compiles the
+// graphs of a new process (seconds to a minute on a GPU) and would hide the steady state.
+type warmTimes struct {
+	rounds          int
+	tokens          int
+	rollout, update float64
+}
+
+// add counts round r, the nth of this process (counted from 1), unless it is the first.
+func (w *warmTimes) add(n int, r qwenagent.Round) {
+	if n > 1 {
+		w.rounds, w.tokens = w.rounds+1, w.tokens+r.GenTokens
+		w.rollout, w.update = w.rollout+r.RolloutSeconds, w.update+r.UpdateSeconds
+	}
 }
 
 func meanOf(xs []float64) float64 {

@@ -22,19 +22,26 @@ import (
 
 // Model is a loaded Qwen3 model. Its weights live in Store as float32 variables whose paths are
 // the Hugging Face tensor names with "/" for "." (model.norm.weight is /model/norm/weight), so a
-// trainer can build graphs over the same Store with LogitsGraph and update them in place.
+// trainer can build graphs over the same Store with LogitsGraph and update them in place. They
+// stay float32 whatever the precision of the computation: WithDType makes an engine's rounded
+// copy, SetAutocast runs the matrix products in bf16 or f16 over these same weights.
 //
 // A Model serialises its own calls; it is safe for concurrent use but runs one call at a time.
 type Model struct {
-	Config  Config
-	Store   *model.Store
-	backend compute.Backend
-	dtype   dtypes.DType // the precision weights and activations are stored in (see WithDType)
+	Config   Config
+	Store    *model.Store
+	backend  compute.Backend
+	dtype    dtypes.DType // the precision weights and activations are stored in (see WithDType)
+	autocast dtypes.DType // the precision matrix products run in (see SetAutocast)
 
 	mu       sync.Mutex
 	logits   *model.Exec // ids [B,T] -> logits [B,T,V]
 	logProbs *model.Exec // ids, targets [B,T] -> log p(targets) [B,T]
 	step     *model.Exec // cached step, see stepGraph
+	decode   *model.Exec // the Decoder's step, see decodeGraph
+	// decodeShapes holds the [rows, width, capacity] shapes decode was called with: each one
+	// compiled a graph (see DecodeCompilations).
+	decodeShapes map[[3]int]bool
 }
 
 // DefaultBackend is the course's shared backend (package backend): the one $GOMLX_BACKEND names,
@@ -104,7 +111,7 @@ func New(cfg Config, weights map[string]*tensors.Tensor, backend compute.Backend
 			return nil, fmt.Errorf("tensor %s: %w", name, err)
 		}
 	}
-	m := &Model{Config: cfg, Store: store, backend: backend, dtype: dtypes.Float32}
+	m := &Model{Config: cfg, Store: store, backend: backend, dtype: dtypes.Float32, autocast: dtypes.Float32}
 	if err := m.buildExecs(); err != nil {
 		return nil, err
 	}
@@ -119,6 +126,16 @@ func New(cfg Config, weights map[string]*tensors.Tensor, backend compute.Backend
 // accumulate. Float32 gives a copy that computes exactly as m does. Like an engine's weights,
 // the copy does not follow later updates to m: call WithDType again to sync it. Its log-probs
 // differ from m's by rounding alone: the engine/trainer mismatch that Chapter 13 measures.
+//
+// This is an emulation: the copy's arithmetic all runs in float32 and only the stored values are
+// rounded, so it gives an engine's numbers on any backend but not its speed. SetAutocast is the
+// native path, which differs in what it rounds: only the matrix products' operands and results,
+// which then run in the reduced precision, while norms and the residual stream stay float32.
+// The copy keeps m's autocast setting. With autocast dt on a WithDType(dt) copy its matrix
+// products run natively what the emulation imitates (operands already in dt, float32 sums, the
+// result rounded to dt) and the roundings elsewhere stay: an engine's numbers at an engine's
+// speed. On the pure-Go backend, whose autocast is itself float32 arithmetic, they are the
+// emulation's very bits.
 func (m *Model) WithDType(dt dtypes.DType) (*Model, error) {
 	if dt != dtypes.Float32 && dt != dtypes.BFloat16 && dt != dtypes.Float16 {
 		return nil, fmt.Errorf("qwen3 model: compute dtype %s: want Float32, BFloat16 or Float16", dt)
@@ -144,9 +161,38 @@ func (m *Model) WithDType(dt dtypes.DType) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.dtype = dt
+	w.dtype, w.autocast = dt, m.autocast
 	return w, w.buildExecs() // again: the graphs round activations now
 }
+
+// SetAutocast sets the precision the model's matrix products run in, as torch.autocast does:
+// BFloat16 or Float16 casts both operands of every matrix product (the linear layers, the
+// output head, attention's scores and its probabilities times values) to dt, multiplies there
+// with float32 sums and converts the product, rounded to dt, back to float32; the norms,
+// softmaxes and residual stream stay float32, and so do the weights in Store, their gradients
+// (which flow back through the casts) and an optimizer's state. Float32 turns it off: the model
+// then computes bit for bit as it does without autocast. On an accelerator's backend the
+// products run natively in dt, on tensor cores where there are some, which is the point. The
+// pure-Go backend gets the same numbers from float32 arithmetic instead: operands rounded to dt,
+// a float32 product (exact, since products of dt values fit in float32), the result rounded to
+// dt; its own half-precision kernels are not used (see roundedDot).
+//
+// It rebuilds the model's own executors. Graphs that others build over the model afterwards
+// (LogitsGraph, LogProbsAtGraph) follow the setting, since it is read while a graph is built;
+// graphs built before keep the setting they were built with.
+func (m *Model) SetAutocast(dt dtypes.DType) error {
+	if dt != dtypes.Float32 && dt != dtypes.BFloat16 && dt != dtypes.Float16 {
+		return fmt.Errorf("qwen3 model: autocast dtype %s: want Float32 (off), BFloat16 or Float16", dt)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.autocast = dt
+	return m.buildExecs()
+}
+
+// Autocast is the precision the model's matrix products run in: Float32 (autocast off) unless
+// SetAutocast said otherwise.
+func (m *Model) Autocast() dtypes.DType { return m.autocast }
 
 // DType is the precision the model stores weights and activations in: Float32 unless WithDType
 // said otherwise.
@@ -203,7 +249,14 @@ func (m *Model) buildExecs() error {
 	}); err != nil {
 		return err
 	}
-	for _, e := range []*model.Exec{m.logits, m.logProbs, m.step} {
+	if m.decode, err = model.NewExec(m.backend, m.Store, func(_ *model.Scope, inputs []*Node) []*Node {
+		asParams(inputs[0].Graph())
+		return m.decodeGraph(inputs)
+	}); err != nil {
+		return err
+	}
+	m.decodeShapes = map[[3]int]bool{}
+	for _, e := range []*model.Exec{m.logits, m.logProbs, m.step, m.decode} {
 		e.SetMaxCache(maxCachedGraphs)
 	}
 	return nil

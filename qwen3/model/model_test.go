@@ -104,6 +104,31 @@ func TestWriteTinyIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestWriteTinyInitStd: with InitStd, norm weights are exactly 1 and every matrix has about
+// that standard deviation, as transformers initialises Qwen3.
+func TestWriteTinyInitStd(t *testing.T) {
+	c, err := safetensors.OpenDir(writeTiny(t, TinyOptions{Seed: 2, VocabSize: testVocab, InitStd: 0.02}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, name := range []string{"model.norm.weight", embedName, layerName(1, "mlp.down_proj.weight")} {
+		data, shape, err := c.Float32(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, sq := 0.0, 0.0
+		for _, x := range data {
+			sum, sq = sum+float64(x), sq+float64(x)*float64(x)
+		}
+		mean := sum / float64(len(data))
+		std := math.Sqrt(sq/float64(len(data)) - mean*mean)
+		if len(shape) == 1 && (mean != 1 || std != 0) || len(shape) == 2 && math.Abs(std-0.02) > 0.002 {
+			t.Errorf("%s %v: mean %.4f, std %.4f", name, shape, mean, std)
+		}
+	}
+}
+
 func TestWriteTinyLayout(t *testing.T) {
 	for _, tied := range []bool{true, false} {
 		dir := writeTiny(t, TinyOptions{VocabSize: testVocab, Tied: tied, DType: safetensors.BF16})

@@ -20,6 +20,11 @@ type TinyOptions struct {
 	// Layer sizes; zero values give hidden 64, intermediate 128, 2 layers, 4 query heads, 2
 	// key/value heads, head_dim 16.
 	HiddenSize, IntermediateSize, NumHiddenLayers, NumAttentionHeads, NumKeyValueHeads, HeadDim int
+	// InitStd, when positive, replaces the scales below by transformers' initialisation of
+	// Qwen3ForCausalLM: every matrix ~ N(0, InitStd²) (its initializer_range is 0.02), norm
+	// weights 1. A benchmark wants the real model's scale, where nothing overflows in low
+	// precision, rather than peaked distributions.
+	InitStd float64
 }
 
 // TinyConfig returns the config WriteTiny writes for o: Qwen3-0.6B's settings (rms_norm_eps,
@@ -63,8 +68,8 @@ func TinyConfig(o TinyOptions) Config {
 // The scales are chosen so the untrained model still has peaked, position-dependent next-token
 // distributions (a test comparing near-uniform logits would prove little): embeddings
 // ~ N(0, 0.5²), so logits spread over several nats; projections ~ N(0, 1/fan_in); norm weights
-// ~ 1 + N(0, 0.2²), so a missing weight multiply shows. The same options always give the same
-// bytes.
+// ~ 1 + N(0, 0.2²), so a missing weight multiply shows (unless o.InitStd says otherwise). The
+// same options always give the same bytes.
 func WriteTiny(dir string, o TinyOptions) (Config, error) {
 	if o.DType == "" {
 		o.DType = safetensors.F32
@@ -93,6 +98,10 @@ func WriteTiny(dir string, o TinyOptions) (Config, error) {
 		data := make([]float32, n)
 		mean, std := 0.0, 0.5 // embeddings (and the output matrix when untied)
 		switch {
+		case o.InitStd > 0 && len(shape) == 1:
+			mean, std = 1, 0
+		case o.InitStd > 0:
+			mean, std = 0, o.InitStd
 		case len(shape) == 1: // RMSNorm weights
 			mean, std = 1, 0.2
 		case name != embedName && name != lmHeadName: // Linear [out, in]
