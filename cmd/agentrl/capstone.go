@@ -117,7 +117,7 @@ func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
 		return err // the sandbox names what is missing (python3, a limit) itself
 	}
 	defer pool.Close()
-	rf.started = true
+	rf.start()
 	start := time.Now()
 	res, err := agentrl.RunCapstone(f.cfg, pool, train, held, f.progress)
 	if err != nil {

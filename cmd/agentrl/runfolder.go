@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -124,8 +126,11 @@ type runFolder struct {
 	dir     string
 	done    string // the file whose presence means the folder holds a run: its checkpoint, or its results
 	created string // the outermost folder of dir's path that did not exist before; "" if dir did
-	started bool   // set-up succeeded: from here on, what the run wrote stays
 	unlock  func()
+
+	mu      sync.Mutex
+	started bool           // set-up succeeded: from here on, what the run wrote stays
+	signals chan os.Signal // an interrupt during set-up, while the folder is one this start made
 }
 
 // claimRunFolder makes the run folder dir if it is missing, takes its lock (lockRun) and checks
@@ -150,7 +155,59 @@ func claimRunFolder(dir, kind, done string, resume bool) (*runFolder, error) {
 		rf.release(err)
 		return nil, err
 	}
+	if rf.created != "" {
+		rf.watchInterrupts()
+	}
 	return rf, nil
+}
+
+// watchInterrupts removes the folders this start made when Ctrl-C or SIGTERM comes before set-up
+// ends (an interrupt ends the process at once, without release), then lets the signal end the
+// process as it would have.
+func (rf *runFolder) watchInterrupts() {
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(sig) { // one that would not have ended the process stays ignored
+			sigs = append(sigs, sig)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
+	signals := make(chan os.Signal, 1)
+	rf.signals = signals
+	signal.Notify(signals, sigs...)
+	go func() {
+		sig, ok := <-signals
+		if !ok {
+			return
+		}
+		rf.mu.Lock()
+		defer rf.mu.Unlock()
+		if !rf.started {
+			os.RemoveAll(rf.created)
+		}
+		rf.stopWatching()
+		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+	}()
+}
+
+// start marks set-up as done: from here on the run's folder stays, and an interrupt ends the
+// process as usual (the run keeps its last checkpoint).
+func (rf *runFolder) start() {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	rf.started = true
+	rf.stopWatching()
+}
+
+// stopWatching stops watchInterrupts, if it runs; rf.mu is held.
+func (rf *runFolder) stopWatching() {
+	if rf.signals != nil {
+		signal.Stop(rf.signals)
+		close(rf.signals)
+		rf.signals = nil
+	}
 }
 
 // check refuses a folder that this run may not write (see claimRunFolder).
@@ -206,6 +263,9 @@ func (rf *runFolder) check(kind string, resume bool) error {
 // mistyped flag or a missing file leaves nothing behind; a run that got further keeps what it
 // wrote.
 func (rf *runFolder) release(err error) {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	rf.stopWatching()
 	if rf.unlock != nil {
 		rf.unlock()
 	}

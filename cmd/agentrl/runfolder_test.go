@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // writeFiles writes each name's content into dir.
@@ -128,5 +130,28 @@ func TestTrainersRefuseOthersFolders(t *testing.T) {
 	}
 	if _, err := os.Stat(runs); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a failed start left %s behind (%v)", runs, err)
+	}
+}
+
+// Ctrl-C during a start's set-up removes the folders the start made; the process still stops.
+func TestInterruptedStartLeavesNoFolder(t *testing.T) {
+	runs := filepath.Join(t.TempDir(), "runs")
+	cmd, out, tag := helper(t, nil, "train", "tinyagent", "-tasks", gymTasks, "-out", filepath.Join(runs, "r"), "-steps", "1000")
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(runs, "r", "lock")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run folder never appeared; the command said:\n%s", out)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	interruptWithin(t, cmd, tag, syscall.SIGINT, 5*time.Second)
+	if _, err := os.Stat(filepath.Join(runs, "r", "checkpoint.gob")); err == nil {
+		t.Skip("set-up ended before the interrupt: the run keeps its folder")
+	}
+	if entries, err := os.ReadDir(runs); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an interrupted start left %s behind: %v %v; the command said:\n%s", runs, entries, err, out)
 	}
 }

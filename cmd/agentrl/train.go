@@ -240,7 +240,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	if err := writeMetrics(f.metrics, logs); err != nil {
 		return err
 	}
-	rf.started = true
+	rf.start()
 	if budget := f.recipe.Turns * agentrl.TinyMaxCall; f.recipe.Algo == "dapo" && budget-budget/5 < agentrl.TinyMaxCall {
 		// CriticFreeFamily's DAPO penalizes the last fifth of the token budget. Measured with one
 		// call (seed 1): it stopped editing and solved nothing.

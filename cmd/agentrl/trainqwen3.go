@@ -188,7 +188,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 		return err // the sandbox names what is missing (python3, a limit) itself
 	}
 	defer pool.Close()
-	rf.started = true
+	rf.start()
 	c := a.Model.Config
 	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s; matrix products in %s\n", load, c.NumHiddenLayers, c.HiddenSize,
 		c.NumParameters(), a.Model.Backend().Name(), a.Model.Autocast())
