@@ -80,7 +80,8 @@ func init() {
 }
 
 // Jail runs bin with args, and stdin as its standard input, in a jail: new user, mount, PID, network, IPC and UTS namespaces, a root
-// that holds only bin (read-only) and an empty /tmp, no network, and the limits. Where user
+// that holds only an empty /tmp (bin runs from a descriptor opened outside it), no network, and
+// the limits, processes and threads included. Where user
 // namespaces are refused it runs with the limits alone, in an empty working folder, and says so in
 // Isolation; with AGENTRL_REQUIRE_NAMESPACES=1 that is an error instead.
 func Jail(ctx context.Context, bin string, args []string, stdin []byte, lim Limits) (*JailResult, error) {
