@@ -2,8 +2,12 @@ package assign
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -241,4 +245,52 @@ func TestGradeChapter6(t *testing.T) {
 	got = grade(t, submission(t, "ch06", map[string]string{"ch06-03": solution(t, "ch06", "ch06-03"), "ch06-08": unsafe}), lim)
 	want(t, got["reinforce"], "graded", 2, 2, "")
 	want(t, got["baselines"], "not compiled", 0, 0, `imports "unsafe"`)
+}
+
+// TestGradeForkBomb grades a submission that forks until the kernel refuses: the jail's process
+// limit stops it after a few dozen processes, the exercise scores zero with a report that names
+// the limit, nothing it forked is left running, and the machine can still start processes.
+func TestGradeForkBomb(t *testing.T) {
+	const fork = "\n\tfor n := 0; ; n++ {\n" +
+		"\t\tpid, _, errno := syscall.RawSyscall(syscall.SYS_FORK, 0, 0, 0)\n" +
+		"\t\tif errno != 0 {\n\t\t\tpanic(fmt.Sprintf(\"fork %d: %v\", n, errno))\n\t\t}\n" +
+		"\t\tif pid == 0 {\n\t\t\tfor {\n\t\t\t}\n\t\t}\n\t}"
+	bomb := solution(t, "ch02", "ch02-03",
+		"func DiscountedReturn(rewards []float64, gamma float64) float64 {", "func DiscountedReturn(rewards []float64, gamma float64) float64 {"+fork,
+		"func ReturnsToGo(rewards []float64, gamma float64) []float64 {", "func ReturnsToGo(rewards []float64, gamma float64) []float64 {"+fork)
+	r := grade(t, submission(t, "ch02", map[string]string{"ch02-03": bomb}), Limits{Timeout: 3 * time.Second, MemoryMB: 2048, Output: 1 << 20})["returns"]
+	if r.Score != 0 || !strings.Contains(r.Detail, "the jail allows 64 processes and threads") {
+		t.Errorf("fork bomb: score %v, %s: %s; want 0 and the process limit named", r.Score, r.Status, r.Detail)
+	}
+	var forks int
+	if _, err := fmt.Sscanf(r.Detail[strings.Index(r.Detail, "fork ")+5:], "%d", &forks); err != nil || forks >= 64 {
+		t.Errorf("forked %d times (%v) before the limit: %s", forks, err, r.Detail)
+	}
+	if uid := jailUID(); uid >= 0 {
+		for range 20 {
+			if left := processesOf(uid); len(left) == 0 {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if left := processesOf(uid); len(left) > 0 {
+			t.Errorf("the bomb's processes %v outlived the grade", left)
+		}
+	}
+	if err := exec.Command("true").Run(); err != nil {
+		t.Errorf("after the fork bomb the machine cannot start a process: %v", err)
+	}
+}
+
+// processesOf lists the processes whose real uid is uid.
+func processesOf(uid int) []string {
+	var found []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		status, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if err == nil && regexp.MustCompile(`(?m)^Uid:\s+`+strconv.Itoa(uid)+`\s`).Match(status) {
+			found = append(found, e.Name())
+		}
+	}
+	return found
 }

@@ -21,8 +21,9 @@
 // compiles the probe (package assign/probe) against it with a build overlay: nothing in the
 // checkout is written. A marked cell that does not parse or compile is replaced by its stub and
 // scores zero, so the others are still graded. For each exercise the probe runs in a jail (see
-// Jail): fresh user, mount, PID, network, IPC and UTS namespaces, an empty root holding only the
-// probe, and limits on time, memory, file size and output. It calls the student's functions on the
+// Jail): fresh user, mount, PID, network, IPC and UTS namespaces, an empty root (the probe runs
+// from a file the grader opened outside it), and limits on time, memory, file size, output and
+// processes. It calls the student's functions on the
 // inputs of package assign/exercises and prints what they return as plain data, one line per
 // case. The grader, which never runs student code, compares those values with the reference
 // implementation and with the properties each case states (hand-computed values, finite

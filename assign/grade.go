@@ -60,10 +60,13 @@ type Report struct {
 }
 
 // Grade grades one submission. Its error is the grader's failure (no such chapter, a broken
-// checkout); whatever the submission does is reported in the Report.
+// checkout) or ctx's end; whatever the submission does is reported in the Report.
 func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 	if opt.Limits == (Limits{}) {
 		opt.Limits = DefaultLimits
+	}
+	if opt.Limits.Procs == 0 {
+		opt.Limits.Procs = DefaultLimits.Procs
 	}
 	if opt.Work == "" {
 		opt.Work = filepath.Join(opt.Root, ".cache", "assign")
@@ -119,9 +122,27 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 		cells[i] = src
 	}
 	probe, err := buildProbe(ctx, opt, ref, marks, cells, results)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("grading %s: %w", path, context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, err
 	}
+	if rep.Isolation, err = runExercises(ctx, probe, marks, results, opt); err != nil {
+		return nil, fmt.Errorf("grading %s: %w", path, err)
+	}
+	for _, r := range results {
+		rep.Score += r.Score
+	}
+	rep.Exercises = results
+	return rep, nil
+}
+
+// runExercises runs each compiled exercise's cases in the jail and judges them into results; it
+// returns the jail's isolation. When ctx ends it returns ctx's cause instead: the run it killed
+// was stopped for the grader's reason, not the submission's, and judged it would score as crashed.
+func runExercises(ctx context.Context, probe string, marks []Marked, results []Result, opt Options) (string, error) {
+	isolation := ""
 	for i, m := range marks {
 		if results[i].Status != "" {
 			continue
@@ -129,17 +150,16 @@ func Grade(ctx context.Context, path string, opt Options) (*Report, error) {
 		key := make([]byte, 32)
 		rand.Read(key)
 		res, err := Jail(ctx, probe, []string{m.Exercise, strconv.FormatUint(opt.Seed, 10)}, []byte(hex.EncodeToString(key)+"\n"), opt.Limits)
-		if err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			return "", context.Cause(ctx)
 		}
-		rep.Isolation = res.Isolation
+		if err != nil {
+			return "", err
+		}
+		isolation = res.Isolation
 		judge(&results[i], res, key, opt)
 	}
-	for _, r := range results {
-		rep.Score += r.Score
-	}
-	rep.Exercises = results
-	return rep, nil
+	return isolation, nil
 }
 
 // studentCell finds the submission's version of a marked cell: the cell with the same id, else
@@ -376,6 +396,13 @@ func judge(r *Result, res *JailResult, key []byte, opt Options) {
 	case res.Exit != nil && len(answers)+len(panics) < len(cases):
 		r.Status = "crashed"
 		r.Detail = fmt.Sprintf("the run ended (%v) after %d of %d cases: %s", res.Exit, len(answers)+len(panics), len(cases), crashCause(res.Stderr))
+	}
+	// EAGAIN from fork or clone: the run reached the jail's process limit, which the report
+	// names, since "resource temporarily unavailable" alone does not say which resource.
+	if r.Status != "graded" || r.Passed < len(cases) {
+		if strings.Contains(r.Detail+res.Stderr, "resource temporarily unavailable") || strings.Contains(res.Stderr, "failed to create new OS thread") {
+			r.Detail += fmt.Sprintf(" (the jail allows %d processes and threads)", opt.Limits.Procs)
+		}
 	}
 	r.Score = math.Round(r.Points*float64(r.Passed)/float64(len(cases))*100) / 100
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,11 +24,18 @@ type Limits struct {
 	Timeout  time.Duration // wall clock; CPU time is bounded to the same
 	MemoryMB int           // address space
 	Output   int           // bytes of standard output kept; more kills the run
+	Procs    int           // processes and threads the run may hold at once; 0: DefaultLimits'
 }
 
 // DefaultLimits suit one exercise of the book: its cases take well under a second (the PPO
-// exercise compiles a graph, about one second).
-var DefaultLimits = Limits{Timeout: 60 * time.Second, MemoryMB: 4096, Output: 1 << 20}
+// exercise compiles a graph, about one second), and the probe, a Go program with GOMAXPROCS=2,
+// runs on fewer than a dozen threads; 64 leaves it room and stops a fork bomb early.
+var DefaultLimits = Limits{Timeout: 60 * time.Second, MemoryMB: 4096, Output: 1 << 20, Procs: 64}
+
+// probeFD is the descriptor the jail receives the probe on: it execs the file through it, which
+// needs neither the file inside the jail's root nor permission on the folders above it (see
+// jailUID).
+const probeFD = 3
 
 // JailResult is what a jailed run left.
 type JailResult struct {
@@ -45,7 +53,19 @@ type jailSpec struct {
 	Args      []string
 	Root      string // an empty folder: the jail's root is a tmpfs mounted there
 	Namespace bool
+	UID       int // the host uid the run has; -1: the grader's own
 	Limits    Limits
+}
+
+// jailUID is the host uid a jailed run gets when the grader runs as root: the kernel exempts root
+// from RLIMIT_NPROC, so a run as root could fork without bound. A uid of its own, different for
+// each grading process, makes the process limit hold. Such a uid can read neither the grader's
+// binary nor the probe through their folders, which is why both reach the jail as open files.
+func jailUID() int {
+	if os.Geteuid() != 0 {
+		return -1
+	}
+	return 2_000_000 + os.Getpid()%1_000_000
 }
 
 const jailEnv = "AGENTRL_JAIL"
@@ -60,20 +80,26 @@ func init() {
 }
 
 // Jail runs bin with args, and stdin as its standard input, in a jail: new user, mount, PID, network, IPC and UTS namespaces, a root
-// that holds only bin (read-only) and an empty /tmp, no network, and the limits. Where user
+// that holds only an empty /tmp (bin runs from a descriptor opened outside it), no network, and
+// the limits, processes and threads included. Where user
 // namespaces are refused it runs with the limits alone, in an empty working folder, and says so in
 // Isolation; with AGENTRL_REQUIRE_NAMESPACES=1 that is an error instead.
 func Jail(ctx context.Context, bin string, args []string, stdin []byte, lim Limits) (*JailResult, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
+	if lim.Procs == 0 {
+		lim.Procs = DefaultLimits.Procs
 	}
 	dir, err := os.MkdirTemp("", "agentrl-jail-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	spec := jailSpec{Bin: bin, Args: args, Root: dir, Namespace: true, Limits: lim}
+	spec := jailSpec{Bin: bin, Args: args, Root: dir, Namespace: true, UID: jailUID(), Limits: lim}
+	if spec.UID >= 0 { // without namespaces the run works in dir as that uid
+		if err := os.Chown(dir, spec.UID, spec.UID); err != nil {
+			return nil, err
+		}
+	}
+	const self = "/proc/self/exe" // this binary, whatever folder it is in (see jailUID)
 	res, err := jailRun(ctx, self, spec, stdin)
 	if err == nil {
 		res.Isolation = "namespaces (user, mount, PID, network, IPC, UTS), an empty root, limits"
@@ -98,14 +124,32 @@ func jailRun(ctx context.Context, self string, spec jailSpec, stdin []byte) (*Ja
 	b, _ := json.Marshal(spec)
 	ctx, cancel := context.WithTimeout(ctx, spec.Limits.Timeout)
 	defer cancel()
+	probe, err := os.Open(spec.Bin)
+	if err != nil {
+		return nil, err
+	}
+	defer probe.Close()
 	cmd := exec.Command(self)
 	cmd.Env = []string{jailEnv + "=" + string(b)}
+	cmd.ExtraFiles = []*os.File{probe} // probeFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: !spec.Namespace}
+	uid, gid := os.Getuid(), os.Getgid()
+	if spec.UID >= 0 {
+		uid, gid = spec.UID, spec.UID
+	}
 	if spec.Namespace {
 		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
 			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
-		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: uid, Size: 1}}
+		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}}
+		if spec.UID >= 0 {
+			// The map alone leaves the process root's uid, which the namespace does not map:
+			// becoming its root makes it spec.UID, without root's supplementary groups.
+			cmd.SysProcAttr.Credential = &syscall.Credential{Uid: 0, Gid: 0}
+			cmd.SysProcAttr.GidMappingsEnableSetgroups = true
+		}
+	} else if spec.UID >= 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -137,6 +181,10 @@ func jailRun(ctx context.Context, self string, spec jailSpec, stdin []byte) (*Ja
 		io.Copy(io.Discard, stdout)
 	}
 	res.Exit = cmd.Wait()
+	if !spec.Namespace {
+		// Without a PID namespace what the run forked outlives it: its process group goes too.
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded) && !res.TooMuch
 	res.Stdout = out.Bytes()[:min(out.Len(), spec.Limits.Output)]
 	res.Stderr = stderr.String()
@@ -194,7 +242,6 @@ func jailMain(specJSON string) {
 		fail("spec", err)
 	}
 	runtime.LockOSThread()
-	bin := spec.Bin
 	if spec.Namespace {
 		root := spec.Root
 		steps := []struct {
@@ -205,8 +252,6 @@ func jailMain(specJSON string) {
 			{"tmpfs root", func() error {
 				return unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=16m,mode=755")
 			}},
-			{"probe file", func() error { return os.WriteFile(filepath.Join(root, "probe"), nil, 0o755) }},
-			{"bind the probe", func() error { return unix.Mount(bin, filepath.Join(root, "probe"), "", unix.MS_BIND, "") }},
 			{"tmp", func() error { return os.Mkdir(filepath.Join(root, "tmp"), 0o1777) }},
 			{"old root", func() error { return os.Mkdir(filepath.Join(root, "old"), 0o700) }},
 			{"pivot_root", func() error { return unix.PivotRoot(root, filepath.Join(root, "old")) }},
@@ -219,10 +264,6 @@ func jailMain(specJSON string) {
 				fail(s.what, err)
 			}
 		}
-		// Read-only where the kernel lets a user namespace remount it; the file is the grader's
-		// private build either way.
-		unix.Mount("", "/probe", "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "")
-		bin = "/probe"
 	} else if err := os.Chdir(spec.Root); err != nil {
 		fail("chdir", err)
 	}
@@ -236,6 +277,7 @@ func jailMain(specJSON string) {
 		{unix.RLIMIT_FSIZE, 1 << 20},
 		{unix.RLIMIT_NOFILE, 64},
 		{unix.RLIMIT_CORE, 0},
+		{unix.RLIMIT_NPROC, uint64(spec.Limits.Procs)},
 	} {
 		if err := unix.Setrlimit(l.res, &unix.Rlimit{Cur: l.max, Max: l.max}); err != nil {
 			fail("rlimit", err)
@@ -245,5 +287,24 @@ func jailMain(specJSON string) {
 		fail("no_new_privs", err)
 	}
 	env := []string{"HOME=/tmp", "TMPDIR=/tmp", "GOMLX_NO_AUTO_INSTALL=1", "GOMAXPROCS=2", "GOMLX_GO_SIMD_AVX512=false", "GODEBUG=cpu.avx512f=off"}
-	fail("exec", syscall.Exec(bin, append([]string{bin}, spec.Args...), env))
+	unix.CloseOnExec(probeFD) // exec reads the file through it; the probe gets no copy
+	fail("exec", execFD(probeFD, append([]string{"/probe"}, spec.Args...), env))
+}
+
+// execFD replaces the process with the program open on fd (execveat with an empty path): the
+// file lies outside the jail's root, in folders its uid may not search, and was opened by the
+// grader before the jail was built.
+func execFD(fd int, argv, env []string) error {
+	argvp, err := syscall.SlicePtrFromStrings(argv)
+	if err != nil {
+		return err
+	}
+	envp, err := syscall.SlicePtrFromStrings(env)
+	if err != nil {
+		return err
+	}
+	empty := []byte{0}
+	_, _, errno := syscall.RawSyscall6(unix.SYS_EXECVEAT, uintptr(fd), uintptr(unsafe.Pointer(&empty[0])),
+		uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])), unix.AT_EMPTY_PATH, 0)
+	return errno
 }

@@ -23,7 +23,7 @@ func init() {
 	register(command{name: "assign", summary: "classroom assignments: release student notebooks, grade submissions", run: assignMain})
 }
 
-const assignUsage = `usage: agentrl assign release [--out DIR] chNN ...
+const assignUsage = `usage: agentrl assign release [--out DIR] [--force] chNN ...
        agentrl assign grade [--json] [--seed N] [--timeout D] [--memory MB] SUBMISSION.ipynb
        agentrl assign grade --csv FILE [--seed N] [--timeout D] [--memory MB] FOLDER
 
@@ -32,7 +32,11 @@ would show the answers cleared. grade compiles a submission's marked cells with 
 runs the hidden cases in a jail; it prints a score per exercise with the first failing case.`
 
 func assignMain(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if isHelp(args) {
+		fmt.Fprintln(stderr, assignUsage)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
 		return fmt.Errorf("%w: a subcommand is required\n%s", errUsage, assignUsage)
 	}
 	switch args[0] {
@@ -46,20 +50,36 @@ func assignMain(args []string) error {
 
 func assignRelease(args []string) error {
 	fs := flag.NewFlagSet("assign release", flag.ContinueOnError)
-	out := fs.String("out", "assignments", "folder to write the student notebooks to")
-	if err := fs.Parse(args); err != nil {
-		return usageErr(err)
-	}
-	if fs.NArg() == 0 {
-		return fmt.Errorf("%w: name at least one chapter, e.g. ch06\n%s", errUsage, assignUsage)
-	}
-	paths, err := selectNotebooks("", fs.Args())
+	fs.SetOutput(stderr)
+	out := fs.String("out", "assignments", "folder to write the student notebooks to (never the course's own notebooks/)")
+	force := fs.Bool("force", false, "replace student notebooks that already exist in --out")
+	chapters, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if len(chapters) == 0 {
+		return fmt.Errorf("%w: name at least one chapter, e.g. ch06\n%s", errUsage, assignUsage)
+	}
+	root, err := checkout.Root()
+	if err != nil {
 		return err
 	}
+	if inside(*out, filepath.Join(root, "notebooks")) {
+		return fmt.Errorf("%w: --out %s is the course's own notebooks folder, whose chapters the student versions would replace: choose another --out", errUsage, *out)
+	}
+	paths, err := selectNotebooks("", chapters)
+	if err != nil {
+		return err
+	}
+	// Every notebook is released, and every destination checked, before anything is written: a
+	// chapter without exercises or a file in the way leaves --out as it was.
+	type student struct {
+		nb    *notebook.Notebook
+		dst   string
+		marks []assign.Marked
+	}
+	var all []student
+	var inTheWay []string
 	for _, p := range paths {
 		nb, err := notebook.Read(p)
 		if err != nil {
@@ -71,16 +91,72 @@ func assignRelease(args []string) error {
 		}
 		marks, _ := assign.Markers(nb)
 		dst := filepath.Join(*out, filepath.Base(p))
-		if err := rel.Write(dst); err != nil {
+		if _, err := os.Lstat(dst); err == nil && !*force {
+			inTheWay = append(inTheWay, dst)
+		}
+		all = append(all, student{rel, dst, marks})
+	}
+	if len(inTheWay) > 0 {
+		return fmt.Errorf("%s already exists: pass --force to replace it, or choose another --out", strings.Join(inTheWay, ", "))
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	for _, s := range all {
+		if err := s.nb.Write(s.dst); err != nil {
 			return err
 		}
 		var names []string
-		for _, m := range marks {
+		for _, m := range s.marks {
 			names = append(names, fmt.Sprintf("%s (%g points)", m.Exercise, m.Points))
 		}
-		fmt.Fprintf(stderr, "%s: exercises %s\n", dst, strings.Join(names, ", "))
+		fmt.Fprintf(stderr, "%s: exercises %s\n", s.dst, strings.Join(names, ", "))
 	}
 	return nil
+}
+
+// inside reports whether path is dir or lies within it, following symbolic links, so that no
+// spelling of the course's notebooks folder gets past the check.
+func inside(path, dir string) bool {
+	real := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		// The longest existing prefix, resolved; the rest as written.
+		for cur, rest := abs, ""; ; {
+			if r, err := filepath.EvalSymlinks(cur); err == nil {
+				return filepath.Join(r, rest)
+			}
+			parent := filepath.Dir(cur)
+			if parent == cur {
+				return abs
+			}
+			cur, rest = parent, filepath.Join(filepath.Base(cur), rest)
+		}
+	}
+	rel, err := filepath.Rel(real(dir), real(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// parseInterleaved parses args with the flags anywhere among the positional arguments (as in
+// `assign release ch06 ch07 --out D`; Go's flag package stops at the first positional one) and
+// returns the positional arguments. After "--" every argument is positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageErr(err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
 }
 
 func assignGrade(args []string) error {
@@ -90,10 +166,12 @@ func assignGrade(args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the cases' random inputs (pick one the students do not know)")
 	timeout := fs.Duration("timeout", assign.DefaultLimits.Timeout, "longest one exercise of a submission may run")
 	memory := fs.Int("memory", assign.DefaultLimits.MemoryMB, "address space of a submission's run, in MiB")
-	if err := fs.Parse(args); err != nil {
-		return usageErr(err)
+	fs.SetOutput(stderr)
+	rest, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 {
+	if len(rest) != 1 {
 		return fmt.Errorf("%w: grade takes one submission (or, with --csv, one folder)\n%s", errUsage, assignUsage)
 	}
 	if err := checkBounds(bound{flag: "--memory", value: float64(*memory), lo: 256, hi: 1 << 20},
@@ -104,11 +182,15 @@ func assignGrade(args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := assign.Options{Root: root, Seed: *seed, Limits: assign.Limits{Timeout: *timeout, MemoryMB: *memory, Output: assign.DefaultLimits.Output}}
+	opt := assign.Options{Root: root, Seed: *seed, Limits: assign.Limits{Timeout: *timeout, MemoryMB: *memory, Output: assign.DefaultLimits.Output, Procs: assign.DefaultLimits.Procs}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *csvPath == "" {
-		rep, err := assign.Grade(ctx, fs.Arg(0), opt)
+		rep, err := assign.Grade(ctx, rest[0], opt)
+		if ctx.Err() != nil {
+			// An interrupted run scores what it cut short as crashed: no report at all, then.
+			return fmt.Errorf("interrupted while grading %s; no report written", rest[0])
+		}
 		if err != nil {
 			return err
 		}
@@ -120,9 +202,9 @@ func assignGrade(args []string) error {
 		printReport(rep)
 		return nil
 	}
-	subs, err := filepath.Glob(filepath.Join(fs.Arg(0), "*.ipynb"))
+	subs, err := filepath.Glob(filepath.Join(rest[0], "*.ipynb"))
 	if err != nil || len(subs) == 0 {
-		return fmt.Errorf("no .ipynb submissions in %s", fs.Arg(0))
+		return fmt.Errorf("no .ipynb submissions in %s", rest[0])
 	}
 	sort.Strings(subs)
 	var reps []*assign.Report

@@ -49,7 +49,7 @@ func TestBookBadInput(t *testing.T) {
 	checkBadInputs(t, bookMain, []badInput{
 		{"no subcommand", nil, true, "a subcommand is required"},
 		{"unknown subcommand", []string{"publish"}, true, `unknown subcommand "publish"`},
-		{"no such chapter", []string{"check", "ch99"}, false, `no notebook matches "ch99"`},
+		{"no such chapter", []string{"check", "ch99"}, true, `no notebook matches "ch99"`},
 		{"bad timeout", []string{"check", "--timeout", "soon"}, true, `invalid value "soon" for flag -timeout`},
 		{"negative slowest", []string{"check", "--slowest", "-1"}, true, "-slowest -1"},
 		{"notebooks folder missing", []string{"check", "--notebooks", "/no/such/folder"}, false, "/no/such/folder"},
@@ -60,7 +60,7 @@ func TestBookBadInput(t *testing.T) {
 		{"zh without a subcommand", []string{"zh"}, true, "a subcommand is required"},
 		{"zh with an unknown subcommand", []string{"zh", "translate"}, true, `unknown subcommand "translate"`},
 		{"zh apply without a worklist", []string{"zh", "apply", "ch00"}, true, "apply needs a chapter and at least one worklist"},
-		{"zh check of no chapter", []string{"zh", "check", "ch99"}, false, `no notebook matches "ch99"`},
+		{"zh check of no chapter", []string{"zh", "check", "ch99"}, true, `no notebook matches "ch99"`},
 		{"zh sync with a flag", []string{"zh", "sync", "--all"}, true, "unknown flag --all"},
 	})
 }
@@ -97,7 +97,9 @@ func TestQwen3BadInput(t *testing.T) {
 		{"content not text", []string{"chat", "--model-dir", model, "--render", conv("f.json", `{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":5}]}`)}, false, `messages[2] (role "user")`},
 		{"ids not numbers", []string{"logprobs", "--model-dir", dir, "--ids", "1,x"}, true, `--ids: "x" is not a token id`},
 		{"negative id", []string{"logprobs", "--model-dir", dir, "--ids", "1,-2"}, true, `--ids: "-2" is not a token id`},
-		{"model folder missing", []string{"logprobs", "--model-dir", "/no/such/model", "--ids", "1,2"}, false, "/no/such/model"},
+		{"model folder missing", []string{"logprobs", "--model-dir", "/no/such/model", "--ids", "1,2"}, true, "--model-dir /no/such/model is not a folder: want a folder holding config.json"},
+		{"model folder without config", []string{"logprobs", "--model-dir", dir, "--ids", "1,2"}, true, "has no config.json"},
+		{"generate without a model folder", []string{"generate", "--model-dir", "/no/such/model", "--prompt-file", conv("g.json", `{"messages":[{"role":"user","content":"a"}]}`)}, true, "--model-dir /no/such/model is not a folder"},
 		{"temperature NaN", []string{"generate", "--model-dir", dir, "--prompt-file", "x.json", "--temperature", "NaN"}, true, "--temperature NaN is out of range"},
 		{"temperature negative", []string{"generate", "--model-dir", dir, "--prompt-file", "x.json", "--temperature", "-1"}, true, "--temperature -1 is out of range"},
 		{"no new tokens", []string{"generate", "--model-dir", dir, "--prompt-file", "x.json", "--max-new", "0"}, true, "--max-new 0 is out of range"},

@@ -43,6 +43,10 @@ flags:
   --target-every N  evaluate the held-out split every N updates (default 5)`
 
 func benchMain(args []string) error {
+	if isHelp(args) {
+		fmt.Fprintln(stderr, benchUsage)
+		return flag.ErrHelp
+	}
 	switch {
 	case len(args) > 0 && args[0] == "tinyagent":
 		return benchTinyAgent(os.Stdout, args[1:])
@@ -82,11 +86,15 @@ func benchTinyAgent(w io.Writer, args []string) error {
 		}
 		o.Rows = append(o.Rows, n)
 	}
-	if o.Iters < 1 || o.Warmup < 0 || o.Threads < 0 {
-		return fmt.Errorf("%w: --iters must be at least 1, --warmup and --threads not negative", errUsage)
-	}
-	if *target < 0 || *target > 1 || *targetSteps < 1 || *targetEvery < 1 {
-		return fmt.Errorf("%w: --target must lie in [0, 1], --target-steps and --target-every must be positive", errUsage)
+	if err := checkBounds(
+		bound{flag: "--iters", value: float64(o.Iters), lo: 1, hi: 100_000},
+		bound{flag: "--warmup", value: float64(o.Warmup), lo: 0, hi: 100_000},
+		bound{flag: "--threads", value: float64(o.Threads), lo: 0, hi: 1024},
+		bound{flag: "--target", value: *target, lo: 0, hi: 1},
+		bound{flag: "--target-steps", value: float64(*targetSteps), lo: 1, hi: 100_000},
+		bound{flag: "--target-every", value: float64(*targetEvery), lo: 1, hi: 100_000},
+	); err != nil {
+		return err
 	}
 	if err := benchTinyAgentSteps(w, o); err != nil {
 		return err

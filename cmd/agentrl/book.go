@@ -37,13 +37,17 @@ var bookCommands = map[string]command{
 }
 
 func bookMain(args []string) error {
-	if len(args) == 0 || bookCommands[args[0]].run == nil {
+	if isHelp(args) || len(args) == 0 || bookCommands[args[0]].run == nil {
 		var b strings.Builder
 		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
 		for _, n := range []string{"check", "build-library", "site", "zh", "kernel", "chart-library", "warm"} {
 			if c, ok := bookCommands[n]; ok {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}
+		}
+		if isHelp(args) {
+			fmt.Fprint(stderr, b.String())
+			return flag.ErrHelp
 		}
 		what := unknownWhat(args)
 		if what == "" {
@@ -91,8 +95,9 @@ func bookCheck(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
-	if *slowest < 0 {
-		return usageErr(fmt.Errorf("-slowest %d: want 0 or more cells", *slowest))
+	if err := checkBounds(bound{flag: "--slowest", value: float64(*slowest), lo: 0, hi: 10_000},
+		bound{flag: "--timeout", value: timeout.Seconds(), lo: 0, hi: 24 * 3600, loOpen: true}); err != nil {
+		return err
 	}
 	paths, err := selectNotebooks(*dir, fs.Args())
 	if err != nil {
@@ -104,15 +109,8 @@ func bookCheck(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// A cell without an id breaks the notebook's trust in Jupyter: refuse before spending minutes.
-	for _, path := range paths {
-		nb, err := notebook.Read(path)
-		if err != nil {
-			return err
-		}
-		if err := nb.CheckIDs(); err != nil {
-			return fmt.Errorf("%s: %w (give each cell a unique id)", path, err)
-		}
+	if err := checkCellIDs(paths); err != nil {
+		return err
 	}
 	failed := 0
 	for _, path := range paths {
@@ -136,38 +134,14 @@ func bookCheck(args []string) error {
 			return err
 		}
 		if *update {
-			n := check.Update(recorded, executed)
-			meta, err := check.UpdateLanguageInfo(recorded, executed)
-			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
+			if err := recordOutputs(path, recorded, executed, took); err != nil {
+				return err
 			}
-			if n > 0 || meta {
-				if err := recorded.Write(path); err != nil {
-					return err
-				}
-			}
-			info := ""
-			if meta {
-				info = ", language_info recorded as the kernel reports it"
-			}
-			fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded%s (%v)\n", path, n, info, took)
 			continue
 		}
-		ms := check.Compare(recorded, executed)
-		got, want, sameInfo := check.LanguageInfo(recorded, executed)
-		if len(ms) > 0 || !sameInfo {
-			fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
-			for _, m := range ms {
-				fmt.Fprint(stderr, m.String())
-			}
-			if !sameInfo {
-				fmt.Fprintf(stderr, "%s: metadata.language_info is %s, the kernel reports %s; Jupyter rewrites it when it opens the notebook and then shows it as changed (--update records the kernel's)\n",
-					path, orNone(got), want)
-			}
+		if !compareOutputs(path, recorded, executed, took) {
 			failed++
-			continue
 		}
-		fmt.Fprintf(stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d notebook(s) failed the check", failed, len(paths))
@@ -190,6 +164,62 @@ func printSlowest(w io.Writer, executed *notebook.Notebook, n int) {
 	fmt.Fprintf(w, "     slowest: %s\n", strings.Join(parts, ", "))
 }
 
+// checkCellIDs refuses notebooks with a cell without an id, before minutes are spent running
+// them: such a cell breaks the notebook's trust in Jupyter.
+func checkCellIDs(paths []string) error {
+	for _, path := range paths {
+		nb, err := notebook.Read(path)
+		if err != nil {
+			return err
+		}
+		if err := nb.CheckIDs(); err != nil {
+			return fmt.Errorf("%s: %w (give each cell a unique id)", path, err)
+		}
+	}
+	return nil
+}
+
+// recordOutputs writes the executed outputs into the notebook at path where they changed
+// (book check --update), and the kernel's language_info.
+func recordOutputs(path string, recorded, executed *notebook.Notebook, took time.Duration) error {
+	n := check.Update(recorded, executed)
+	meta, err := check.UpdateLanguageInfo(recorded, executed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if n > 0 || meta {
+		if err := recorded.Write(path); err != nil {
+			return err
+		}
+	}
+	info := ""
+	if meta {
+		info = ", language_info recorded as the kernel reports it"
+	}
+	fmt.Fprintf(stderr, "ok   %s: %d cell(s) re-recorded%s (%v)\n", path, n, info, took)
+	return nil
+}
+
+// compareOutputs reports whether the executed notebook's outputs and language_info match the
+// recorded ones, printing each difference when they do not.
+func compareOutputs(path string, recorded, executed *notebook.Notebook, took time.Duration) bool {
+	ms := check.Compare(recorded, executed)
+	got, want, sameInfo := check.LanguageInfo(recorded, executed)
+	if len(ms) == 0 && sameInfo {
+		fmt.Fprintf(stderr, "ok   %s: %d code cells match (%v)\n", path, len(recorded.CodeCells()), took)
+		return true
+	}
+	fmt.Fprintf(stderr, "FAIL %s: %d cell(s) differ from the recorded output (%v)\n", path, len(ms), took)
+	for _, m := range ms {
+		fmt.Fprint(stderr, m.String())
+	}
+	if !sameInfo {
+		fmt.Fprintf(stderr, "%s: metadata.language_info is %s, the kernel reports %s; Jupyter rewrites it when it opens the notebook and then shows it as changed (--update records the kernel's)\n",
+			path, orNone(got), want)
+	}
+	return false
+}
+
 func selectNotebooks(dir string, prefixes []string) ([]string, error) {
 	if dir == "" {
 		root, err := checkout.Root()
@@ -205,7 +235,11 @@ func selectNotebooks(dir string, prefixes []string) ([]string, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("no notebooks (chNN_*.ipynb, appX_*.ipynb) in %s", dir)
 	}
-	return notebook.Select(all, prefixes)
+	paths, err := notebook.Select(all, prefixes)
+	if err != nil { // a chapter name that names no chapter: the call is wrong (exit 2)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return paths, nil
 }
 
 func bookBuildLibrary(args []string) error {

@@ -45,7 +45,7 @@ func parseCapstoneFlags(args []string) (*capstoneFlags, error) {
 	fs.Uint64Var(&c.EvalSeed, "eval-seed", c.EvalSeed, "the evaluation's sampling stream (the same for every agent)")
 	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and the final agents, final-seedN.gob (default runs/capstone-seedN, N the first seed)")
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
-	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentrl train capstone [flags]\n\nRuns Chapter 19's pipeline for each seed: SFT on the oracle's demonstrations, DPO on pairs the agent samples,\n"+
 			"an evaluation of the untrained, SFT and final agents on the held-out tasks; then prints the solve rates with\n"+
@@ -88,16 +88,20 @@ type capstoneLine struct {
 	Outcomes []float64            `json:"held_out,omitempty"`
 }
 
-func trainCapstone(f *capstoneFlags, out io.Writer) error {
-	unlock, err := openRunFolder(f.out)
+// capstoneRun is a capstone run's run.json: its kind and its configuration.
+type capstoneRun struct {
+	Kind string // kindCapstone
+	agentrl.CapstoneConfig
+}
+
+func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
+	// The run writes its results at the end: a folder with metrics.jsonl holds a finished run.
+	rf, err := claimRunFolder(f.out, kindCapstone, "metrics.jsonl", false)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if _, err := os.Stat(filepath.Join(f.out, "metrics.jsonl")); err == nil {
-		return fmt.Errorf("%s already holds a capstone run: use -out for a new folder", f.out)
-	}
-	if err := writeJSONLines(filepath.Join(f.out, "run.json"), []agentrl.CapstoneConfig{f.cfg}); err != nil {
+	defer func() { rf.release(err) }()
+	if err := writeSettings(filepath.Join(f.out, "run.json"), capstoneRun{kindCapstone, f.cfg}); err != nil {
 		return err
 	}
 	all, err := loadTasks(f.tasks)
@@ -110,9 +114,10 @@ func trainCapstone(f *capstoneFlags, out io.Writer) error {
 	}
 	pool, err := sandbox.New(sandbox.Options{Timeout: f.timeout, MemoDir: memoDir()})
 	if err != nil {
-		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+		return err // the sandbox names what is missing (python3, a limit) itself
 	}
 	defer pool.Close()
+	rf.start()
 	start := time.Now()
 	res, err := agentrl.RunCapstone(f.cfg, pool, train, held, f.progress)
 	if err != nil {

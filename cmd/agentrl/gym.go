@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,12 +132,16 @@ func (g *gymFlags) task(pos []string) (*gym.Task, error) {
 			return t, nil
 		}
 	}
-	return nil, fmt.Errorf("no task %q under %s (see agentrl gym list)", pos[0], g.tasks)
+	return nil, fmt.Errorf("%w: no task %q under %s (see agentrl gym list)", errUsage, pos[0], g.tasks)
 }
 
 func gymMain(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "help" {
-		fmt.Fprintln(os.Stderr, gymUsage)
+	if isHelp(args) {
+		fmt.Fprintln(stderr, gymUsage)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, gymUsage)
 		return fmt.Errorf("%w: missing subcommand", errUsage)
 	}
 	sub := args[0]
@@ -291,6 +296,13 @@ func gymRun(g *gymFlags, pos []string) error {
 	raw, err := os.ReadFile(g.actions)
 	if err != nil {
 		return err
+	}
+	// An empty file would print a trajectory of no steps, reward 0, as if an episode had run.
+	if !slices.ContainsFunc(strings.Split(string(raw), "\n"), func(l string) bool {
+		l = strings.TrimSpace(l)
+		return l != "" && !strings.HasPrefix(l, "#")
+	}) {
+		return fmt.Errorf("%w: -actions %s holds no actions (one a line; # starts a comment)", errUsage, g.actions)
 	}
 	cfg, err := g.config()
 	if err != nil {

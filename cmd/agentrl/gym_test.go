@@ -176,6 +176,9 @@ func TestGymCommands(t *testing.T) {
 }
 
 func TestGymBadUsage(t *testing.T) {
+	actions, empty := filepath.Join(t.TempDir(), "actions"), filepath.Join(t.TempDir(), "empty")
+	os.WriteFile(actions, []byte("submit\n"), 0o644)
+	os.WriteFile(empty, []byte("# nothing yet\n\n"), 0o644)
 	cases := []struct {
 		name  string
 		args  []string
@@ -189,8 +192,9 @@ func TestGymBadUsage(t *testing.T) {
 		{"run without actions", []string{"run", "pair_count-off_by_one-1", "-tasks", gymTasks}, true, "run needs -actions FILE"},
 		{"unknown flag", []string{"list", "-colour"}, true, "-colour"},
 		{"unknown reward mode", []string{"run", "pair_count-off_by_one-1", "-tasks", gymTasks, "-reward", "vibes",
-			"-actions", "/dev/null"}, true, `unknown reward mode "vibes"`},
-		{"unknown task", []string{"show", "no_such_task", "-tasks", gymTasks}, false, `no task "no_such_task"`},
+			"-actions", actions}, true, `unknown reward mode "vibes"`},
+		{"no actions", []string{"run", "pair_count-off_by_one-1", "-tasks", gymTasks, "-actions", empty}, true, "holds no actions"},
+		{"unknown task", []string{"show", "no_such_task", "-tasks", gymTasks}, true, `no task "no_such_task"`},
 		{"no tasks folder", []string{"list", "-tasks", "no/such/folder"}, false, "no tasks under no/such/folder"},
 	}
 	for _, c := range cases {

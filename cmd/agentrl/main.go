@@ -40,10 +40,16 @@ func register(c command) {
 // errUsage marks an error that is the user's call, not a failure: main prints it and exits 2.
 var errUsage = errors.New("usage")
 
+// isHelp reports whether args ask a command group for its help: the group prints its usage and
+// returns flag.ErrHelp, so that main exits 0, as -h does for every command's flags.
+func isHelp(args []string) bool {
+	return len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help")
+}
+
 // unknownWhat is "unknown subcommand "X": " when the user gave a subcommand X that does not
-// exist, so the usage error names it; "" when none was given or help was asked for.
+// exist, so the usage error names it; "" when none was given (help is answered before).
 func unknownWhat(args []string) string {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("unknown subcommand %q: ", args[0])
@@ -69,16 +75,16 @@ func usageErr(err error) error {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: agentrl COMMAND [arguments]\n\ncommands:")
+	fmt.Fprintln(stderr, "usage: agentrl COMMAND [arguments]\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(stderr, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(os.Stderr, "\nRun 'agentrl COMMAND -h' for a command's flags.")
+	fmt.Fprintln(stderr, "\nRun 'agentrl COMMAND -h' for a command's flags.")
 }
 
 func main() {
@@ -86,27 +92,38 @@ func main() {
 	if err := backend.EnsureNoAVX512(); err != nil {
 		fmt.Fprintf(os.Stderr, "agentrl: warning: could not restart with %s=false and GODEBUG=%s (%v); results may differ from the notebooks'\n", backend.NoAVX512Env, backend.NoAVX512Godebug, err)
 	}
-	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+	os.Exit(runMain(os.Args[1:]))
+}
+
+// runMain runs the command args name and returns the exit status: 0 for success and for help,
+// 2 for a wrong call, 1 for a failure.
+func runMain(args []string) int {
+	if isHelp(args) {
 		usage()
-		os.Exit(2)
+		return 0
 	}
-	c, ok := commands[os.Args[1]]
+	if len(args) == 0 {
+		usage()
+		return 2
+	}
+	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "agentrl: unknown command %q\n\n", os.Args[1])
+		fmt.Fprintf(stderr, "agentrl: unknown command %q\n\n", args[0])
 		usage()
-		os.Exit(2)
+		return 2
 	}
-	if err := profiled(c, os.Args[2:]); err != nil {
-		switch {
-		case errors.Is(err, flag.ErrHelp): // -h: the flag set has printed the help
-			os.Exit(0)
-		case errors.Is(err, errUsage):
-			fmt.Fprintln(os.Stderr, report(c.name, err))
-			os.Exit(2)
-		}
-		fmt.Fprintln(os.Stderr, report(c.name, err))
-		os.Exit(1)
+	err := profiled(c, args[1:])
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp): // -h: the flag set or the group has printed the help
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, report(c.name, err))
+		return 2
 	}
+	fmt.Fprintln(stderr, report(c.name, err))
+	return 1
 }
 
 // profiled runs c; with AGENTRL_CPUPROFILE=FILE set it writes a CPU profile of the run there

@@ -42,8 +42,12 @@ func qwen3Usage(w io.Writer) {
 }
 
 func qwen3Main(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		qwen3Usage(os.Stderr)
+	if isHelp(args) {
+		qwen3Usage(stderr)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
+		qwen3Usage(stderr)
 		return fmt.Errorf("%w: a subcommand is required", errUsage)
 	}
 	c, ok := qwen3Commands[args[0]]
@@ -203,6 +207,13 @@ func qwen3BenchTokenize(args []string) error {
 	chunk := fs.Int("chunk", 2048, "size of the chunks in the second configuration")
 	list := fs.Bool("list", false, "print the files the corpus was read from")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkBounds(
+		bound{flag: "--rounds", value: float64(*rounds), lo: 1, hi: 1000},
+		bound{flag: "--bytes", value: float64(*size), lo: 1, hi: 1 << 30},
+		bound{flag: "--chunk", value: float64(*chunk), lo: 1, hi: 1 << 30},
+	); err != nil {
 		return err
 	}
 	d, err := files.Find(*dir)

@@ -55,6 +55,9 @@ func qwen3Generate(args []string) error {
 // writes the decoded reply (without the end-of-turn token) to w; with logProbs, a table of the
 // tokens first. A summary line goes to stderr.
 func runGenerate(w io.Writer, g generateArgs) error {
+	if err := checkModelDir(g.modelDir); err != nil {
+		return err
+	}
 	conv, err := readInput(g.promptFile)
 	if err != nil {
 		return err

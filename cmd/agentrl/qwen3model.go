@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agenticrl/course/qwen3/files"
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/agenticrl/course/qwen3/safetensors"
 	"github.com/agenticrl/course/qwen3/tokenizer"
@@ -61,6 +62,14 @@ func qwen3InitTiny(args []string) error {
 	case *dir == "" || fs.NArg() > 0:
 		return fmt.Errorf("%w: give the directory once, as --model-dir DIR or DIR", errUsage)
 	}
+	if err := checkBounds(
+		bound{flag: "--vocab", value: float64(*vocab), lo: 1, hi: 1 << 20},
+		bound{flag: "--shards", value: float64(*shards), lo: 1, hi: 64},
+		bound{flag: "--hidden", value: float64(*hidden), lo: 1, hi: 16384},
+		bound{flag: "--layers", value: float64(*layers), lo: 1, hi: 256},
+	); err != nil {
+		return err
+	}
 	st := map[string]string{"bf16": safetensors.BF16, "f32": safetensors.F32}[strings.ToLower(*dtype)]
 	if st == "" {
 		return fmt.Errorf("%w: --dtype %q: want bf16 or f32", errUsage, *dtype)
@@ -100,6 +109,20 @@ func qwen3InitTiny(args []string) error {
 	return nil
 }
 
+// checkModelDir refuses a --model-dir that is missing or holds no config.json, saying what it
+// must hold: loading it would fail with a bare "no such file", and generate would first look for
+// the tokenizer elsewhere and report that instead.
+func checkModelDir(dir string) error {
+	const want = "want a folder holding config.json and model.safetensors (a download of " + files.Repo + "; `agentrl qwen3 init-tiny DIR` writes a small random one)"
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%w: --model-dir %s is not a folder: %s", errUsage, dir, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, model.ConfigFile)); err != nil {
+		return fmt.Errorf("%w: --model-dir %s has no %s: %s", errUsage, dir, model.ConfigFile, want)
+	}
+	return nil
+}
+
 func qwen3LogProbs(args []string) error {
 	const usage = "--model-dir DIR (--ids ID,ID,... | --text TEXT)"
 	fs := newQwen3ModelFlags("logprobs", usage)
@@ -136,6 +159,9 @@ func qwen3LogProbs(args []string) error {
 	}
 	if len(ids) < 2 {
 		return fmt.Errorf("%w: %d token(s): at least two are needed (the first is only context)", errUsage, len(ids))
+	}
+	if err := checkModelDir(*dir); err != nil {
+		return err
 	}
 	m, err := model.Load(*dir, nil)
 	if err != nil {

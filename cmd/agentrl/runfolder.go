@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 // its metrics would mix two runs, and it would no longer reproduce the uninterrupted one. Only
 // -steps may change, so that a finished run can be trained further.
 type runSettings struct {
+	Kind        string // kindTinyAgent
 	Recipe      agentrl.TinyRecipe
 	Seed        uint64
 	Tasks       string
@@ -39,7 +42,7 @@ func (f *trainFlags) settings() runSettings {
 	if err != nil {
 		tasks = f.tasks
 	}
-	return runSettings{Recipe: f.recipe, Seed: f.seed, Tasks: tasks, TestTimeout: f.timeout}
+	return runSettings{Kind: kindTinyAgent, Recipe: f.recipe, Seed: f.seed, Tasks: tasks, TestTimeout: f.timeout}
 }
 
 // differences lists, flag by flag, where now differs from the run's settings (-steps aside).
@@ -108,12 +111,205 @@ func readSettings(path string, run any) error {
 	return nil
 }
 
-// openRunFolder makes the run folder dir if it is missing and takes its lock (lockRun).
-func openRunFolder(dir string) (unlock func(), err error) {
+// The kinds of run a run folder holds, recorded in its run.json as "Kind": each trainer writes
+// only into a folder of its own kind, and -resume continues only a run of its own kind, since a
+// run folder's files mean something else to each.
+const (
+	kindTinyAgent = "tinyagent"
+	kindQwen3     = "qwen3"
+	kindCapstone  = "capstone"
+)
+
+// runFolder is a run folder that a trainer has claimed: it is locked, and it held nothing the
+// trainer did not write itself.
+type runFolder struct {
+	dir     string
+	done    string // the file whose presence means the folder holds a run: its checkpoint, or its results
+	created string // the outermost folder of dir's path that did not exist before; "" if dir did
+	unlock  func()
+
+	mu      sync.Mutex
+	started bool           // set-up succeeded: from here on, what the run wrote stays
+	signals chan os.Signal // an interrupt during set-up, while the folder is one this start made
+}
+
+// claimRunFolder makes the run folder dir if it is missing, takes its lock (lockRun) and checks
+// what it holds. A new run (resume false) takes a missing or empty folder, or one that an earlier
+// start of the same kind left without a checkpoint (done missing), whose run.json and
+// metrics.jsonl it rewrites; anything else is refused with what is there, so that a run never
+// overwrites another's files. A resumed run takes only a run of its own kind.
+func claimRunFolder(dir, kind, done string, resume bool) (*runFolder, error) {
+	st, err := os.Stat(dir)
+	if err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%w: -out %s is a file, not a folder: choose another -out", errUsage, dir)
+	}
+	rf := &runFolder{dir: dir, done: filepath.Join(dir, done), created: firstMissing(dir)}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return lockRun(dir)
+	if rf.unlock, err = lockRun(dir); err != nil {
+		rf.release(err)
+		return nil, err
+	}
+	if err := rf.check(kind, resume); err != nil {
+		rf.release(err)
+		return nil, err
+	}
+	if rf.created != "" {
+		rf.watchInterrupts()
+	}
+	return rf, nil
+}
+
+// watchInterrupts removes the folders this start made when Ctrl-C or SIGTERM comes before set-up
+// ends (an interrupt ends the process at once, without release), then lets the signal end the
+// process as it would have.
+func (rf *runFolder) watchInterrupts() {
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(sig) { // one that would not have ended the process stays ignored
+			sigs = append(sigs, sig)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
+	signals := make(chan os.Signal, 1)
+	rf.signals = signals
+	signal.Notify(signals, sigs...)
+	go func() {
+		sig, ok := <-signals
+		if !ok {
+			return
+		}
+		rf.mu.Lock()
+		defer rf.mu.Unlock()
+		if !rf.started {
+			os.RemoveAll(rf.created)
+		}
+		rf.stopWatching()
+		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+	}()
+}
+
+// start marks set-up as done: from here on the run's folder stays, and an interrupt ends the
+// process as usual (the run keeps its last checkpoint).
+func (rf *runFolder) start() {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	rf.started = true
+	rf.stopWatching()
+}
+
+// stopWatching stops watchInterrupts, if it runs; rf.mu is held.
+func (rf *runFolder) stopWatching() {
+	if rf.signals != nil {
+		signal.Stop(rf.signals)
+		close(rf.signals)
+		rf.signals = nil
+	}
+}
+
+// check refuses a folder that this run may not write (see claimRunFolder).
+func (rf *runFolder) check(kind string, resume bool) error {
+	entries, err := os.ReadDir(rf.dir)
+	if err != nil {
+		return err
+	}
+	var foreign []string
+	for _, e := range entries {
+		if n := e.Name(); n != "lock" && n != "run.json" && n != "metrics.jsonl" {
+			foreign = append(foreign, n)
+		}
+	}
+	_, hasRun := os.Stat(rf.done)
+	if len(entries) == 0 || (len(entries) == 1 && entries[0].Name() == "lock") {
+		if resume {
+			return fmt.Errorf("%s holds no run to resume: start a new run without -resume", rf.dir)
+		}
+		return nil
+	}
+	had := runKind(filepath.Join(rf.dir, "run.json"))
+	switch {
+	case had != "" && had != kind:
+		return fmt.Errorf("%s holds a %s run (its run.json says so), not a %s run: choose another -out", rf.dir, had, kind)
+	case had == kind && resume:
+		return nil
+	case had == kind && hasRun == nil:
+		hint := "pass -resume to continue it, or choose another -out for a new run"
+		if kind == kindCapstone { // it has no checkpoint to resume from
+			hint = "choose another -out for a new run"
+		}
+		return fmt.Errorf("%s already holds a %s run: %s", rf.dir, kind, hint)
+	case had == kind && len(foreign) == 0:
+		return nil // an earlier start that saved no checkpoint: nothing of value to keep
+	}
+	if len(foreign) == 0 { // run.json or metrics.jsonl, but no run.json of any run
+		for _, e := range entries {
+			if e.Name() != "lock" {
+				foreign = append(foreign, e.Name())
+			}
+		}
+	}
+	what := strings.Join(foreign[:min(len(foreign), 5)], ", ")
+	if len(foreign) > 5 {
+		what += fmt.Sprintf(" and %d more", len(foreign)-5)
+	}
+	return fmt.Errorf("%s holds files that are not a %s run's (%s): choose another -out, or move them away", rf.dir, kind, what)
+}
+
+// release unlocks the folder. A start that failed before set-up ended (err non-nil, started
+// false) removes the folders it made (the run folder, and runs/ if it made that too), so a
+// mistyped flag or a missing file leaves nothing behind; a run that got further keeps what it
+// wrote.
+func (rf *runFolder) release(err error) {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	rf.stopWatching()
+	if rf.unlock != nil {
+		rf.unlock()
+	}
+	if err != nil && !rf.started && rf.created != "" {
+		os.RemoveAll(rf.created)
+	}
+}
+
+// firstMissing is the outermost folder on dir's path that does not exist (dir itself, or the
+// runs/ above it), which MkdirAll will make; "" when dir exists.
+func firstMissing(dir string) string {
+	missing := ""
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			return missing
+		}
+		missing = p
+		if filepath.Dir(p) == p {
+			return missing
+		}
+	}
+}
+
+// runKind is the kind of run the run.json at path records: its "Kind", or for a run.json written
+// before kinds were recorded, the kind its fields belong to; "" if there is none.
+func runKind(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return ""
+	}
+	var kind string
+	if json.Unmarshal(fields["Kind"], &kind) == nil && kind != "" {
+		return kind
+	}
+	for field, kind := range map[string]string{"Recipe": kindTinyAgent, "Round": kindQwen3, "Seeds": kindCapstone} {
+		if _, ok := fields[field]; ok {
+			return kind
+		}
+	}
+	return ""
 }
 
 // lockRun takes the run folder's lock, so that two processes never write one run at once. The

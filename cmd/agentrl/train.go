@@ -20,6 +20,12 @@ func init() {
 	register(command{name: "train", summary: "train TinyAgent, or a Qwen3 model, in the BugFix gym (train tinyagent -h, train capstone -h, train qwen3 -h)", run: trainMain})
 }
 
+const trainUsage = `usage: agentrl train tinyagent [flags]   TinyAgent with RL in the BugFix gym
+       agentrl train capstone [flags]    Chapter 19's pipeline: SFT, DPO, a paired evaluation
+       agentrl train qwen3 [flags]       a Qwen3 model as a BugFix agent
+
+Run 'agentrl train tinyagent -h' (capstone, qwen3) for a trainer's flags.`
+
 // trainFlags are the settings of `agentrl train tinyagent`.
 type trainFlags struct {
 	recipe              agentrl.TinyRecipe
@@ -46,6 +52,10 @@ func trainMain(args []string) error {
 	}
 	if len(args) > 0 && args[0] == "qwen3" {
 		return trainQwen3Main(args[1:], os.Stdout)
+	}
+	if isHelp(args) {
+		fmt.Fprintln(stderr, trainUsage)
+		return flag.ErrHelp
 	}
 	if len(args) == 0 || args[0] != "tinyagent" {
 		return fmt.Errorf("%w: %swant `agentrl train tinyagent [flags]`, `agentrl train capstone [flags]` or `agentrl train qwen3 [flags]`", errUsage, unknownWhat(args))
@@ -88,7 +98,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
 	fs.IntVar(&f.evalReps, "eval-reps", 2, "evaluation episodes per held-out task (train tasks: 1)")
 	fs.BoolVar(&f.baselines, "baselines", true, "evaluate the baselines under the same interface")
-	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentrl train tinyagent [flags]\n\nTrains TinyAgent with RL in the BugFix gym, then prints its solve rates beside the baselines.\nalgorithms:")
 		for i, n := range names {
@@ -175,7 +185,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	}
 	r.pool, err = sandbox.New(sandbox.Options{Timeout: f.timeout, MemoDir: memoDir()})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+		return nil, err // the sandbox names what is missing (python3, a limit) itself
 	}
 	cfg := agentrl.DefaultTinyAgentConfig()
 	cfg.Seed = f.seed
@@ -197,19 +207,17 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 	return r, nil
 }
 
-func trainTinyAgent(f *trainFlags, out io.Writer) error {
-	unlock, err := openRunFolder(f.out)
+func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
+	rf, err := claimRunFolder(f.out, kindTinyAgent, filepath.Base(f.checkpoint), f.resume)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer func() { rf.release(err) }()
 	settings := filepath.Join(f.out, "run.json")
 	if f.resume {
 		if err := checkSettings(settings, f.settings()); err != nil {
 			return err
 		}
-	} else if _, err := os.Stat(f.checkpoint); err == nil {
-		return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
 	} else if err := writeSettings(settings, f.settings()); err != nil {
 		return err
 	}
@@ -218,7 +226,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		return err
 	}
 	defer run.pool.Close()
-	pool, agent, tr, env := run.pool, run.agent, run.tr, run.env
+	tr := run.tr
 	var logs []metricLine
 	if f.resume {
 		if err := tr.Load(f.checkpoint); err != nil {
@@ -232,6 +240,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	if err := writeMetrics(f.metrics, logs); err != nil {
 		return err
 	}
+	rf.start()
 	if budget := f.recipe.Turns * agentrl.TinyMaxCall; f.recipe.Algo == "dapo" && budget-budget/5 < agentrl.TinyMaxCall {
 		// CriticFreeFamily's DAPO penalizes the last fifth of the token budget. Measured with one
 		// call (seed 1): it stopped editing and solved nothing.
@@ -262,24 +271,35 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	trained := time.Since(start)
 	fmt.Fprintf(out, "%d updates of %d×%d episodes (%s, seed %d): %.1f s; %s\n", f.recipe.Steps, f.recipe.Groups, f.recipe.Size, f.recipe.Algo, f.seed, trained.Seconds(), times)
 
-	splits := []struct {
-		name  string
-		tasks []*gym.Task
-		reps  int
-	}{{"train", run.train, 1}, {"dev", run.dev, f.evalReps}, {"test", run.heldOut, f.evalReps}}
-	type row struct {
-		name  string
-		rates []string
-	}
-	var rows []row
-	tiny := row{name: "TinyAgent (" + f.recipe.Algo + ", greedy)"}
+	return evaluateTiny(f, run, out, start)
+}
+
+// evalSplit is a split of the evaluation, with its episodes per task.
+type evalSplit struct {
+	name  string
+	tasks []*gym.Task
+	reps  int
+}
+
+// rateRow is a row of the solve-rate table: an agent and its rate on each split.
+type rateRow struct {
+	name  string
+	rates []string
+}
+
+// evaluateTiny evaluates the trained agent, and the baselines with -baselines, on every split,
+// appends the agent's results to the metrics and prints the table and the run's summary.
+func evaluateTiny(f *trainFlags, run *tinyRun, out io.Writer, start time.Time) error {
+	pool := run.pool
+	splits := []evalSplit{{"train", run.train, 1}, {"dev", run.dev, f.evalReps}, {"test", run.heldOut, f.evalReps}}
+	tiny := rateRow{name: "TinyAgent (" + f.recipe.Algo + ", greedy)"}
 	if f.evalTemp > 0 {
 		tiny.name = fmt.Sprintf("TinyAgent (%s, temperature %g)", f.recipe.Algo, f.evalTemp)
 	}
 	malformed := 0.0
 	var uses agentrl.TinyEval // the test-use counts, over every split
 	for _, s := range splits {
-		ev, err := agentrl.EvalTinyAgentAt(agent, pool, s.tasks, s.reps, env, f.evalTemp, false, f.seed)
+		ev, err := agentrl.EvalTinyAgentAt(run.agent, pool, s.tasks, s.reps, run.env, f.evalTemp, false, f.seed)
 		if err != nil {
 			return err
 		}
@@ -291,33 +311,13 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 		}
 		tiny.rates = append(tiny.rates, fmt.Sprintf("%.3f", ev.Solved))
 	}
-	rows = append(rows, tiny)
+	rows := []rateRow{tiny}
 	if f.baselines {
-		base := []struct {
-			name  string
-			agent agentrl.GymAgent
-		}{
-			{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
-			{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
+		base, err := baselineRows(f, run, splits)
+		if err != nil {
+			return err
 		}
-		if f.recipe.Patches {
-			base[2] = struct {
-				name  string
-				agent agentrl.GymAgent
-			}{"scripted search (patch until pass)", agentrl.PatchSearch}
-		}
-		genv := gym.NewEnv(pool, env)
-		for _, b := range base {
-			r := row{name: b.name}
-			for _, s := range splits {
-				ev, err := agentrl.EvalGym(genv, s.tasks, b.agent, s.reps, f.seed)
-				if err != nil {
-					return err
-				}
-				r.rates = append(r.rates, fmt.Sprintf("%.3f", ev.SolveRate()))
-			}
-			rows = append(rows, r)
-		}
+		rows = append(rows, base...)
 	}
 	graded := "graded as it stands when they run out"
 	if !f.recipe.SubmitAtLimit {
@@ -338,8 +338,44 @@ func trainTinyAgent(f *trainFlags, out io.Writer) error {
 	}
 	st := pool.Stats()
 	fmt.Fprintf(out, "sandbox: %d runs, each in a new process; %d answered from the memo\n", st.Runs, st.Cached)
+	if st.Backstops > 0 {
+		// Their verdicts may depend on the load: the solve rates may not reproduce.
+		fmt.Fprintf(out, "sandbox: %d test runs timed out on the wall-clock backstop (%v) within their CPU time: they slept or blocked, or the machine was too busy\n",
+			st.Backstops, pool.Backstop())
+	}
 	fmt.Fprintf(out, "metrics: %s  checkpoint: %s  total %.1f s\n", f.metrics, f.checkpoint, time.Since(start).Seconds())
 	return nil
+}
+
+// baselineRows evaluates the baselines under the same interface and call budget as the agent.
+func baselineRows(f *trainFlags, run *tinyRun, splits []evalSplit) ([]rateRow, error) {
+	base := []struct {
+		name  string
+		agent agentrl.GymAgent
+	}{
+		{"random valid call", agentrl.RandomCall}, {"random edit, submit", agentrl.RandomEditSubmit},
+		{"scripted search (edit, test, revert)", agentrl.EditTestRevert}, {"oracle", agentrl.OracleFix},
+	}
+	if f.recipe.Patches {
+		base[2] = struct {
+			name  string
+			agent agentrl.GymAgent
+		}{"scripted search (patch until pass)", agentrl.PatchSearch}
+	}
+	genv := gym.NewEnv(run.pool, run.env)
+	var rows []rateRow
+	for _, b := range base {
+		r := rateRow{name: b.name}
+		for _, s := range splits {
+			ev, err := agentrl.EvalGym(genv, s.tasks, b.agent, s.reps, f.seed)
+			if err != nil {
+				return nil, err
+			}
+			r.rates = append(r.rates, fmt.Sprintf("%.3f", ev.SolveRate()))
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // updateTimes adds up where the updates' time went.

@@ -23,6 +23,7 @@ import (
 
 // qwen3Settings are the settings a Qwen3 run's updates depend on, kept in its run.json.
 type qwen3Settings struct {
+	Kind        string // kindQwen3
 	ModelDir    string
 	Round       qwenagent.RoundOptions
 	Train       qwenagent.TrainOptions
@@ -66,6 +67,7 @@ flags:`
 
 func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 	f := &qwen3TrainFlags{progress: stderr}
+	f.Kind = kindQwen3
 	r, tr := &f.Round, &f.Train
 	*tr = qwenagent.DefaultTrainOptions()
 	tr.LR = 1e-6
@@ -89,7 +91,7 @@ func parseQwen3TrainFlags(args []string) (*qwen3TrainFlags, error) {
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
 	fs.StringVar(&f.Tasks, "tasks", defaultTasks(), "task folder")
-	fs.DurationVar(&f.TestTimeout, "test-timeout", 200*time.Millisecond, "wall-clock limit of one test run in the sandbox")
+	fs.DurationVar(&f.TestTimeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, qwen3TrainUsage)
 		fs.PrintDefaults()
@@ -147,18 +149,17 @@ func trainQwen3Main(args []string, out io.Writer) error {
 	return trainQwen3(f, out)
 }
 
-func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
-	var err error
+func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	if !f.resume {
 		if f.ModelDir, err = qwen3ModelDir(f.ModelDir); err != nil {
 			return err
 		}
 	}
-	unlock, err := openRunFolder(f.out)
+	rf, err := claimRunFolder(f.out, kindQwen3, "checkpoint", f.resume)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer func() { rf.release(err) }()
 	settings, metrics, ckpt := filepath.Join(f.out, "run.json"), filepath.Join(f.out, "metrics.jsonl"), filepath.Join(f.out, "checkpoint")
 	load := ckpt
 	if f.resume {
@@ -166,51 +167,28 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 			return err
 		}
 	} else {
-		if _, err := os.Stat(ckpt); err == nil {
-			return fmt.Errorf("%s already holds a run: pass -resume to continue it, or -out for a new folder", f.out)
-		}
 		if err := writeSettings(settings, f.qwen3Settings); err != nil {
 			return err
 		}
 		load = f.ModelDir
 	}
-	all, err := loadTasks(f.Tasks)
+	tasks, err := trainTasks(f.Tasks)
 	if err != nil {
 		return err
 	}
-	tasks := gym.Filter(all, gym.Train, "")
-	if len(tasks) == 0 {
-		return fmt.Errorf("no train tasks in %s", f.Tasks)
-	}
-	a, err := qwenagent.Load(load, nil)
+	a, tr, err := loadQwen3Trainer(load, f.Train, f.BF16)
 	if err != nil {
 		return err
 	}
-	if f.BF16 {
-		if err := a.Model.SetAutocast(dtypes.BFloat16); err != nil {
-			return err
-		}
-	}
-	tr, err := qwenagent.NewTrainer(a.Model, f.Train)
-	if err != nil {
-		return err
-	}
-	if f.resume {
-		if err := tr.Restore(ckpt); err != nil {
-			return err
-		}
-		if err := keepMetrics(metrics, tr.Updates); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
-	} else if err := os.WriteFile(metrics, nil, 0o644); err != nil {
+	if err := startQwen3Metrics(tr, f.resume, ckpt, metrics, out); err != nil {
 		return err
 	}
 	pool, err := sandbox.New(sandbox.Options{Timeout: f.TestTimeout, MemoDir: memoDir()})
 	if err != nil {
-		return fmt.Errorf("sandbox: %w (python3 missing? run `make setup`)", err)
+		return err // the sandbox names what is missing (python3, a limit) itself
 	}
 	defer pool.Close()
+	rf.start()
 	c := a.Model.Config
 	fmt.Fprintf(out, "model %s: %d layers, hidden %d, %d parameters; backend %s; matrix products in %s\n", load, c.NumHiddenLayers, c.HiddenSize,
 		c.NumParameters(), a.Model.Backend().Name(), a.Model.Autocast())
@@ -252,6 +230,54 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) error {
 	return nil
 }
 
+// startQwen3Metrics empties metrics.jsonl for a new run; resuming, it restores the trainer from
+// the checkpoint and keeps the metrics of the updates the checkpoint holds.
+func startQwen3Metrics(tr *qwenagent.Trainer, resume bool, ckpt, metrics string, out io.Writer) error {
+	if !resume {
+		return os.WriteFile(metrics, nil, 0o644)
+	}
+	if err := tr.Restore(ckpt); err != nil {
+		return err
+	}
+	if err := keepMetrics(metrics, tr.Updates); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
+	return nil
+}
+
+// trainTasks loads the train split of the task folder dir, which must have one.
+func trainTasks(dir string) ([]*gym.Task, error) {
+	all, err := loadTasks(dir)
+	if err != nil {
+		return nil, err
+	}
+	tasks := gym.Filter(all, gym.Train, "")
+	if len(tasks) == 0 {
+		return nil, fmt.Errorf("no train tasks in %s", dir)
+	}
+	return tasks, nil
+}
+
+// loadQwen3Trainer loads the model folder dir as an agent, its matrix products in bfloat16 with
+// bf16, and makes its trainer.
+func loadQwen3Trainer(dir string, o qwenagent.TrainOptions, bf16 bool) (*qwenagent.Agent, *qwenagent.Trainer, error) {
+	a, err := qwenagent.Load(dir, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if bf16 {
+		if err := a.Model.SetAutocast(dtypes.BFloat16); err != nil {
+			return nil, nil, err
+		}
+	}
+	tr, err := qwenagent.NewTrainer(a.Model, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, tr, nil
+}
+
 // warmTimes adds up where the updates after a process's first went: the first compiles the
 // graphs of a new process (seconds to a minute on a GPU) and would hide the steady state.
 type warmTimes struct {
@@ -283,6 +309,7 @@ func checkQwen3Settings(path string, now qwen3Settings, modelDirGiven bool) erro
 	if err := readSettings(path, &run); err != nil {
 		return err
 	}
+	now.Kind = run.Kind // claimRunFolder checked it, and a run.json of an earlier version has none
 	if !modelDirGiven {
 		now.ModelDir = run.ModelDir
 	} else if abs, err := filepath.Abs(now.ModelDir); err == nil {

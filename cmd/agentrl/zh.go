@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -38,7 +39,11 @@ func zhDirs() (zhPaths, error) {
 }
 
 func bookZh(args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if isHelp(args) {
+		fmt.Fprintln(stderr, zhUsage)
+		return flag.ErrHelp
+	}
+	if len(args) == 0 {
 		return fmt.Errorf("%w: a subcommand is required\n%s", errUsage, zhUsage)
 	}
 	p, err := zhDirs()

@@ -36,8 +36,14 @@
 // worker reads each request into one buffer that it wipes after the run and keeps no reference to
 // a run's answers, so a run cannot find what earlier runs were asked or answered. Results are memoized by a hash of their content, and so are timeouts (the same run is
 // taken to time out again) unless Options.RetryTimeouts. With Options.MemoDir the memo is also
-// kept on disk, a file per run, for later processes; timeouts stay in memory, since whether a run
-// times out can depend on the load, and the file names hash the interpreter and the limits. RunCold starts a whole new worker per
+// kept on disk, a file per run, for later processes; timeouts stay in memory, and the file names
+// hash the interpreter and the limits.
+//
+// A run's time limit (Options.Timeout) is on the CPU time of the process that runs it, which does
+// not grow while a busy machine runs other processes: whether a run times out does not depend on
+// the load. A wall-clock backstop (Options.Backstop) stops a run that sleeps or blocks; one it
+// stops within its CPU time runs once more before it counts, and such a verdict, which may depend
+// on the load, is never memoized. RunCold starts a whole new worker per
 // run: the baseline the benchmarks compare against.
 //
 // A fork per run is what isolation costs: on the machine the course was measured on (a virtual

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -50,17 +51,26 @@ const MemoDirEnv = "AGENTRL_SANDBOX_MEMO"
 
 // Options configures a Pool. The zero value is usable: every field has a default.
 type Options struct {
-	Workers      int           // worker processes, each forking one child per run; default runtime.GOMAXPROCS(0), at most 60
-	Python       string        // interpreter; default /usr/bin/python3
-	Mode         Mode          // default ModeAuto
-	Timeout      time.Duration // wall-clock limit of one run; default 2s
-	MemoryBytes  int64         // RLIMIT_AS of a worker; default 512 MiB
-	FileBytes    int64         // RLIMIT_FSIZE; default 16 MiB
-	ScratchMB    int           // size of the scratch tmpfs; default 32
-	Procs        int           // RLIMIT_NPROC for the worker's dedicated uid; default 32
-	CPUSeconds   int           // RLIMIT_CPU over a worker's life; default 600
-	OutputCap    int           // characters of captured stdout/stderr kept per run; default 16384
-	CacheEntries int           // memoized results kept; default 16384, negative disables the cache
+	Workers int    // worker processes, each forking one child per run; default runtime.GOMAXPROCS(0), at most 60
+	Python  string // interpreter; default /usr/bin/python3
+	Mode    Mode   // default ModeAuto
+	// Timeout is the CPU-time limit of one test file's run: it times out when it has used more
+	// CPU time than this, and as much wall-clock time. CPU time does not grow while a busy
+	// machine runs other processes, so whether a run times out does not depend on the load;
+	// on an idle machine a run has a core to itself and the limit is the wall-clock one. Default 2s.
+	Timeout time.Duration
+	// Backstop bounds the wall-clock time of one test file's run, for a run that sleeps or blocks
+	// and so never uses its CPU time. A run it stops within its CPU time runs once more before
+	// it counts as a timeout; Stats.Backstops counts those that it stopped twice. Default ten
+	// times Timeout, at least 2s.
+	Backstop     time.Duration
+	MemoryBytes  int64 // RLIMIT_AS of a worker; default 512 MiB
+	FileBytes    int64 // RLIMIT_FSIZE; default 16 MiB
+	ScratchMB    int   // size of the scratch tmpfs; default 32
+	Procs        int   // RLIMIT_NPROC for the worker's dedicated uid; default 32
+	CPUSeconds   int   // RLIMIT_CPU over a worker's life; default 600
+	OutputCap    int   // characters of captured stdout/stderr kept per run; default 16384
+	CacheEntries int   // memoized results kept; default 16384, negative disables the cache
 	// MemoDir, when set, also keeps memoized results on disk, a file per run, so that later
 	// processes (the next chapter of the book, the next training) answer a run that any earlier
 	// one made without executing it again. Timeouts are never written there: whether a run
@@ -89,6 +99,9 @@ func (o *Options) fill() {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 2 * time.Second
+	}
+	if o.Backstop <= 0 {
+		o.Backstop = max(10*o.Timeout, 2*time.Second)
 	}
 	if o.MemoryBytes <= 0 {
 		o.MemoryBytes = 512 << 20
@@ -138,7 +151,7 @@ const (
 	StatusOK          Status = "ok"           // module and tests loaded; see Tests
 	StatusModuleError Status = "module_error" // the module raised while loading (syntax error included)
 	StatusTestsError  Status = "tests_error"  // the test file cannot be read, or calls a function the module lacks
-	StatusTimeout     Status = "timeout"      // the run exceeded Options.Timeout
+	StatusTimeout     Status = "timeout"      // the run exceeded Options.Timeout, or twice Options.Backstop
 	StatusCrashed     Status = "crashed"      // the interpreter died (os._exit, segfault, kill)
 )
 
@@ -194,6 +207,10 @@ type Stats struct {
 	Cached   int64 // runs answered from the memo
 	Restarts int64 // workers replaced after a timeout, crash or taint
 	Timeouts int64 // test files whose run timed out (each file of RunAll counts)
+	// Backstops counts the timeouts of runs that the wall-clock backstop stopped twice within
+	// their CPU time: runs that sleep or block, or a machine too busy to run them. Such a
+	// verdict may depend on the load, so it is never memoized.
+	Backstops int64
 }
 
 // Pool is a set of confined Python workers, each forking a new process per run. It is safe for
@@ -210,7 +227,7 @@ type Pool struct {
 	pgids  map[int]bool // every process group a worker ever led (for the leftover check)
 	closed bool
 
-	runs, cached, restarts, timeouts atomic.Int64
+	runs, cached, restarts, timeouts, backstops atomic.Int64
 }
 
 type slot struct {
@@ -226,6 +243,9 @@ func New(opts Options) (*Pool, error) {
 	opts.fill()
 	if _, err := os.Stat(opts.Python); err != nil {
 		return nil, fmt.Errorf("sandbox: %s missing (Debian's python3; `make setup` installs it): %w", opts.Python, err)
+	}
+	if err := checkHardLimits(opts); err != nil {
+		return nil, err
 	}
 	p := &Pool{opts: opts, mode: opts.Mode, pgids: map[int]bool{}}
 	if opts.CacheEntries > 0 {
@@ -291,15 +311,40 @@ func New(opts Options) (*Pool, error) {
 	return p, nil
 }
 
+// checkHardLimits refuses to start where this process's hard resource limits lie below those a
+// worker sets: the worker could not raise them, and its failure would look like a kernel that
+// refuses namespaces. The error names the limit, the shell's option for it and both values.
+func checkHardLimits(o Options) error {
+	for _, l := range []struct {
+		res  int
+		name string
+		want uint64
+	}{
+		{syscall.RLIMIT_AS, "address space (ulimit -v, KiB)", uint64(o.MemoryBytes)},
+		{syscall.RLIMIT_FSIZE, "file size (ulimit -f, 512-byte blocks in bash)", uint64(o.FileBytes)},
+		{syscall.RLIMIT_CPU, "CPU time (ulimit -t, seconds)", uint64(o.CPUSeconds)},
+		{syscall.RLIMIT_NOFILE, "open files (ulimit -n)", workerFiles},
+	} {
+		var have syscall.Rlimit
+		if err := syscall.Getrlimit(l.res, &have); err == nil && have.Max < l.want {
+			return fmt.Errorf("sandbox: this process's hard limit on %s is %d, below the %d a sandbox worker sets: raise it in the shell that starts agentrl", l.name, have.Max, l.want)
+		}
+	}
+	return nil
+}
+
 // Mode reports the confinement actually in use.
 func (p *Pool) Mode() Mode { return p.mode }
+
+// Backstop reports the wall-clock backstop of one test file's run (Options.Backstop).
+func (p *Pool) Backstop() time.Duration { return p.opts.Backstop }
 
 // Workers reports the number of workers.
 func (p *Pool) Workers() int { return p.opts.Workers }
 
 // Stats returns counters since New.
 func (p *Pool) Stats() Stats {
-	return Stats{Runs: p.runs.Load(), Cached: p.cached.Load(), Restarts: p.restarts.Load(), Timeouts: p.timeouts.Load()}
+	return Stats{Runs: p.runs.Load(), Cached: p.cached.Load(), Restarts: p.restarts.Load(), Timeouts: p.timeouts.Load(), Backstops: p.backstops.Load()}
 }
 
 // Run executes req in a new process forked from a pristine worker, or answers it from the memo.
@@ -370,6 +415,9 @@ func (p *Pool) RunAll(reqs ...Request) ([]*Result, error) {
 		results[i] = ran[j]
 		if ran[j].Status == StatusTimeout {
 			p.timeouts.Add(1)
+			if stalled(ran[j]) {
+				p.backstops.Add(1)
+			}
 		}
 		if keys[i] != "" && p.memoizable(ran[j]) {
 			p.cache.put(keys[i], ran[j])
@@ -412,9 +460,18 @@ func (p *Pool) RunCold(req Request) (*Result, error) {
 // differently next time, though a timeout is taken to happen again unless RetryTimeouts.
 func (p *Pool) memoizable(r *Result) bool {
 	if r.Status == StatusTimeout {
-		return !p.opts.RetryTimeouts
+		return !p.opts.RetryTimeouts && !stalled(r)
 	}
 	return r.Tainted == "" && (r.Status == StatusOK || r.Status == StatusModuleError || r.Status == StatusTestsError)
+}
+
+// backstopError starts the error of a timeout by the wall-clock backstop (worker.py's BACKSTOP).
+const backstopError = "stopped by the wall-clock backstop"
+
+// stalled reports whether a timeout came from the wall-clock backstop rather than the CPU-time
+// limit: such a verdict may depend on the machine's load.
+func stalled(r *Result) bool {
+	return r.Status == StatusTimeout && strings.HasPrefix(r.Error, backstopError)
 }
 
 // SyntaxError describes source that does not compile.

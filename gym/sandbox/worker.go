@@ -27,6 +27,9 @@ type worker struct {
 	done    chan struct{}
 }
 
+// workerFiles is a worker's RLIMIT_NOFILE.
+const workerFiles = 64
+
 // inner ids of the worker's user inside its user namespace.
 const innerID = 1000
 
@@ -65,7 +68,7 @@ func (p *Pool) start(slotID int) (*worker, error) {
 		ScratchMB: o.ScratchMB,
 		Binds:     []string{"usr", "lib", "lib64", "lib32", "libx32", "bin"},
 		Limits: map[string]int{
-			"as": int(o.MemoryBytes), "fsize": int(o.FileBytes), "nofile": 64,
+			"as": int(o.MemoryBytes), "fsize": int(o.FileBytes), "nofile": workerFiles,
 			"cpu": o.CPUSeconds, "nproc": o.Procs,
 		},
 	}
@@ -189,11 +192,11 @@ func groupAlive(pgid int) bool {
 
 // run has the worker fork a child that makes the calls of every test file in files on the
 // module, loaded afresh for each file, and judges what the child returned: one Result per file.
-// The worker enforces each file's time limit itself, so the Go side only waits longer in case
-// the worker itself is stuck.
+// The worker enforces each file's limits itself (CPU time, and the wall-clock backstop with one
+// more try), so the Go side only waits longer in case the worker itself is stuck.
 func (w *worker) run(req Request, files [][]testSpec, o Options) ([]*Result, error) {
-	secs := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64)
-	fields := []string{"run", strconv.Itoa(o.OutputCap), secs, strconv.Itoa(len(files)), req.Module, req.Source}
+	limits := strconv.FormatFloat(o.Timeout.Seconds(), 'f', 3, 64) + "/" + strconv.FormatFloat(o.Backstop.Seconds(), 'f', 3, 64)
+	fields := []string{"run", strconv.Itoa(o.OutputCap), limits, strconv.Itoa(len(files)), req.Module, req.Source}
 	for _, tests := range files {
 		n := 0
 		for _, t := range tests {
@@ -209,7 +212,7 @@ func (w *worker) run(req Request, files [][]testSpec, o Options) ([]*Result, err
 	if _, err := w.reqW.Write(pack(fields)); err != nil {
 		return same(len(files), &Result{Status: StatusCrashed, Error: "worker exited before the run: " + lastLine(w.out.String()), Tainted: "crashed"}), nil
 	}
-	deadline := time.Now().Add(o.Timeout*time.Duration(len(files)) + 5*time.Second)
+	deadline := time.Now().Add(2*o.Backstop*time.Duration(len(files)) + 5*time.Second)
 	results := make([]*Result, len(files))
 	for i, tests := range files {
 		resp, err := w.recv(time.Until(deadline))
@@ -290,7 +293,8 @@ func (w *worker) check(name, src string, o Options) (*Result, error) {
 	if _, err := w.reqW.Write(pack([]string{"check", name, src})); err != nil {
 		return &Result{Status: StatusCrashed, Error: "worker exited: " + lastLine(w.out.String()), Tainted: "crashed"}, nil
 	}
-	resp, err := w.recv(o.Timeout)
+	// Compiling uses no time limit of its own: how long it takes depends on the machine's load.
+	resp, err := w.recv(o.Backstop)
 	if err != nil {
 		return &Result{Status: StatusTimeout, Error: "the sandbox worker stopped answering", Tainted: "timeout"}, nil
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nikolalohinski/gonja/v2/exec"
 )
 
 func TestPythonFloat(t *testing.T) {
@@ -240,5 +242,27 @@ func TestLoadNamedTemplates(t *testing.T) {
 	}
 	if got, _ := tm.RenderJSON([]byte(`{"messages": [], "tools": []}`)); got != "J<e>" {
 		t.Errorf("with chat_template.jinja: %q", got)
+	}
+}
+
+// A message whose content is null is refused by its index and role before the template runs,
+// which would fail adding None to a string; an assistant message may have none (it calls tools).
+func TestNullContent(t *testing.T) {
+	for _, c := range []struct {
+		conv string
+		want string
+	}{
+		{`{"messages": [{"role": "user", "content": null}]}`, `messages[0] (role "user") has "content": null`},
+		{`{"messages": [{"role": "user", "content": "a"}, {"role": "tool", "content": null}]}`, `messages[1] (role "tool") has "content": null`},
+		{`{"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "content": null}]}`, ""},
+	} {
+		v, err := decodeOrdered([]byte(c.conv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = checkMessages(v.(*exec.Dict).Get(exec.AsValue("messages")).Interface())
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.conv, err, c.want)
+		}
 	}
 }

@@ -310,6 +310,10 @@ func checkMessages(v any) (list, error) {
 		if role != "assistant" && !slices.ContainsFunc(d.Pairs, func(p *exec.Pair) bool { return p.Key.String() == "content" }) {
 			return nil, fmt.Errorf("messages[%d] (role %q) has no \"content\"", i, role)
 		}
+		// A null content fails inside the template, with an error about adding None to a string.
+		if role != "assistant" && d.Get(exec.AsValue("content")).IsNil() {
+			return nil, fmt.Errorf("messages[%d] (role %q) has \"content\": null: want its text", i, role)
+		}
 	}
 	return messages, nil
 }
