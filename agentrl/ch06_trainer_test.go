@@ -4,7 +4,10 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"os/exec"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -550,5 +553,62 @@ func TestTrainerStepsAtItsOwnLearningRate(t *testing.T) {
 	}
 	if slices.EqualFunc(tinyWeights(t, fast.Agent), want, slices.Equal) {
 		t.Fatal("a step at 1e-2 left the weights where one at 1e-3 does: the test cannot tell the rates apart")
+	}
+}
+
+// TestEvalIndependentOfLoad: one checkpoint, evaluated on an idle machine and again with every
+// core kept busy by other processes, gets the same evaluation in every count. The sandbox grades
+// a test run on the CPU time it used, not the wall-clock time the machine let it have; each
+// evaluation has a fresh pool with no memo, so every verdict is computed both times.
+func TestEvalIndependentOfLoad(t *testing.T) {
+	tasks, _ := gymFixture(t, 200*time.Millisecond)
+	agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "agent")
+	if err := agent.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	ckpt, err := LoadTinyAgent(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := gym.Filter(tasks, gym.Dev, "")[:12]
+	env := gym.Config{MaxTurns: 4, SubmitAtLimit: true, TryPatches: true}
+	eval := func() TinyEval {
+		pool, err := sandbox.New(sandbox.Options{Workers: 2, Timeout: 200 * time.Millisecond, CacheEntries: -1, MemoDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pool.Close()
+		ev, err := EvalTinyAgent(ckpt, pool, dev, 2, env, false, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := pool.Stats(); st.Runs == 0 || st.Cached != 0 {
+			t.Fatalf("the evaluation ran %d test runs and took %d from a memo", st.Runs, st.Cached)
+		}
+		return ev
+	}
+	idle := eval()
+	var busy []*exec.Cmd // two per core, for the few seconds the second evaluation takes
+	for range 2 * runtime.NumCPU() {
+		c := exec.Command("/usr/bin/python3", "-c", "while True: pass")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		busy = append(busy, c)
+	}
+	loaded := eval()
+	for _, c := range busy {
+		c.Process.Kill()
+		c.Wait()
+	}
+	if idle.Episodes != 24 || idle.AfterPass+idle.AfterFail == 0 {
+		t.Fatalf("the evaluation played %d episodes and tested %d patches", idle.Episodes, idle.AfterPass+idle.AfterFail)
+	}
+	if !reflect.DeepEqual(idle, loaded) {
+		t.Errorf("one checkpoint, idle: %+v\nunder load: %+v", idle, loaded)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/bench/tinybench"
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/agenticrl/course/qwenagent"
 	"github.com/gomlx/compute"
@@ -199,18 +200,6 @@ func timed(warmup, iters int, f func() error) (*Side, error) {
 			s.RunsMS = append(s.RunsMS, d.Seconds()*1e3)
 		}
 	}
-	s.MedianMS = median(s.RunsMS)
+	s.MedianMS = tinybench.Median(s.RunsMS)
 	return s, nil
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
 }

@@ -197,7 +197,7 @@ func runCase(ctx context.Context, states []gym.StructObs, o Options, threads int
 			c.TorchSteps = max(c.TorchSteps, steps)
 			done += n
 		}
-		*step.pair = Pair{GoMLX: median(goTimes), PyTorch: median(torchTimes)}
+		*step.pair = Pair{GoMLX: Median(goTimes), PyTorch: Median(torchTimes)}
 		progress(o, "%d rows: %s: GoMLX %v, PyTorch %v", len(states), step.name, step.pair.GoMLX.Round(time.Microsecond*100), step.pair.PyTorch.Round(time.Microsecond*100))
 	}
 	c.GoSteps = goSide.steps
@@ -502,11 +502,13 @@ func gomlxVersion(backend compute.Backend) string {
 	return fmt.Sprintf("GoMLX %s, backend %q", version, backend.String())
 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
+// Median is the middle of xs (the mean of the two middle values for an even count), 0 for
+// none: what both benchmarks report of their timed runs.
+func Median[T ~int64 | ~float64](xs []T) T {
+	if len(xs) == 0 {
 		return 0
 	}
-	s := slices.Clone(ds)
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	if n := len(s); n%2 == 0 {
 		return (s[n/2-1] + s[n/2]) / 2
