@@ -559,7 +559,10 @@ func TestTrainerStepsAtItsOwnLearningRate(t *testing.T) {
 // TestEvalIndependentOfLoad: one checkpoint, evaluated on an idle machine and again with every
 // core kept busy by other processes, gets the same evaluation in every count. The sandbox grades
 // a test run on the CPU time it used, not the wall-clock time the machine let it have; each
-// evaluation has a fresh pool with no memo, so every verdict is computed both times.
+// evaluation has a fresh pool with no memo, so every verdict is computed both times. This is the
+// whole path, model and gym included; the untrained agent's test runs take a few milliseconds,
+// far from the limit, so it is gym/sandbox's TestVerdictsIndependentOfLoad, with a run near the
+// limit, that fails under a wall-clock rule.
 func TestEvalIndependentOfLoad(t *testing.T) {
 	tasks, _ := gymFixture(t, 200*time.Millisecond)
 	agent, err := NewTinyAgent(DefaultTinyAgentConfig())

@@ -144,7 +144,12 @@ func claimRunFolder(dir, kind, done string, resume bool) (*runFolder, error) {
 		return nil, fmt.Errorf("%w: -out %s is a file, not a folder: choose another -out", errUsage, dir)
 	}
 	rf := &runFolder{dir: dir, done: filepath.Join(dir, done), created: firstMissing(dir)}
+	if rf.created != "" {
+		// Before anything exists: an interrupt from here on removes what this start made.
+		rf.watchInterrupts()
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		rf.release(err)
 		return nil, err
 	}
 	if rf.unlock, err = lockRun(dir); err != nil {
@@ -154,9 +159,6 @@ func claimRunFolder(dir, kind, done string, resume bool) (*runFolder, error) {
 	if err := rf.check(kind, resume); err != nil {
 		rf.release(err)
 		return nil, err
-	}
-	if rf.created != "" {
-		rf.watchInterrupts()
 	}
 	return rf, nil
 }
@@ -185,11 +187,24 @@ func (rf *runFolder) watchInterrupts() {
 		rf.mu.Lock()
 		defer rf.mu.Unlock()
 		if !rf.started {
-			os.RemoveAll(rf.created)
+			removeWhileWritten(rf.created)
 		}
 		rf.stopWatching()
 		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
 	}()
+}
+
+// removeWhileWritten removes path while the set-up that this interrupt stops may still be
+// writing a file into it: RemoveAll fails on a folder that gained a file as it was emptied, so
+// it tries again (for a tenth of a second at most). Once the folder is gone, a set-up step's
+// write fails instead of making it again (only claimRunFolder makes folders).
+func removeWhileWritten(path string) {
+	for range 100 {
+		if os.RemoveAll(path) == nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // start marks set-up as done: from here on the run's folder stays, and an interrupt ends the
