@@ -127,6 +127,7 @@ type runFolder struct {
 	done    string // the file whose presence means the folder holds a run: its checkpoint, or its results
 	created string // the outermost folder of dir's path that did not exist before; "" if dir did
 	unlock  func()
+	newLock bool // the lock file is this start's: a refused or failed start in a folder it did not make removes it
 
 	mu      sync.Mutex
 	started bool           // set-up succeeded: from here on, what the run wrote stays
@@ -152,10 +153,12 @@ func claimRunFolder(dir, kind, done string, resume bool) (*runFolder, error) {
 		rf.release(err)
 		return nil, err
 	}
+	_, statErr := os.Lstat(filepath.Join(dir, "lock"))
 	if rf.unlock, err = lockRun(dir); err != nil {
 		rf.release(err)
 		return nil, err
 	}
+	rf.newLock = errors.Is(statErr, os.ErrNotExist)
 	if err := rf.check(kind, resume); err != nil {
 		rf.release(err)
 		return nil, err
@@ -274,17 +277,21 @@ func (rf *runFolder) check(kind string, resume bool) error {
 }
 
 // release unlocks the folder. A start that failed before set-up ended (err non-nil, started
-// false) removes the folders it made (the run folder, and runs/ if it made that too), so a
-// mistyped flag or a missing file leaves nothing behind; a run that got further keeps what it
-// wrote.
+// false) removes the folders it made (the run folder, and runs/ if it made that too), or, in a
+// folder that was there, the lock file it made, so a mistyped flag, a missing file or a refused
+// folder leaves nothing behind; a run that got further keeps what it wrote.
 func (rf *runFolder) release(err error) {
 	rf.mu.Lock()
 	defer rf.mu.Unlock()
 	rf.stopWatching()
+	failed := err != nil && !rf.started
+	if failed && rf.created == "" && rf.newLock {
+		os.Remove(filepath.Join(rf.dir, "lock")) // before unlocking: the next start makes its own
+	}
 	if rf.unlock != nil {
 		rf.unlock()
 	}
-	if err != nil && !rf.started && rf.created != "" {
+	if failed && rf.created != "" {
 		os.RemoveAll(rf.created)
 	}
 }

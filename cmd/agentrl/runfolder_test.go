@@ -116,6 +116,9 @@ func TestTrainersRefuseOthersFolders(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(dir, "metrics.jsonl")); string(b) != "keep\n" {
 			t.Errorf("%s/metrics.jsonl became %q", dir, b)
 		}
+		if _, err := os.Stat(filepath.Join(dir, "lock")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused start left its lock file in %s (%v)", dir, err)
+		}
 	}
 	// A failed set-up (no tasks) leaves no folder behind: neither the run folder nor the runs/
 	// folder it made above it.
