@@ -64,17 +64,17 @@ func (tr Trajectory) Len() int {
 }
 
 // Flat is a trajectory as parallel per-token arrays, ready to become tensors. Index t describes
-// token t: Mask[t] is 1 where the agent sampled it, OldLogProbs[t] is log π_old(token t | tokens <t)
+// token t: Mask[t] is 1 where the agent sampled it, SamplingLogProbs[t] is log π_old(token t | tokens <t)
 // there (0 elsewhere), TurnIDs[t] numbers the agent segments 0, 1, 2, ... (-1 for every other
 // token) and Positions[t] = t.
 //
 // Defined in ch05_trajectories.ipynb, "5.2 Tokens, masks and the trajectory type".
 type Flat struct {
-	IDs         []int32
-	Mask        []float32
-	OldLogProbs []float32
-	TurnIDs     []int32
-	Positions   []int32
+	IDs              []int32
+	Mask             []float32
+	SamplingLogProbs []float32
+	TurnIDs          []int32
+	Positions        []int32
 }
 
 // Flatten concatenates the segments of tr. It fails when an agent segment's log-probabilities do
@@ -85,11 +85,11 @@ type Flat struct {
 func Flatten(tr Trajectory) (Flat, error) {
 	n := tr.Len()
 	f := Flat{
-		IDs:         make([]int32, 0, n),
-		Mask:        make([]float32, 0, n),
-		OldLogProbs: make([]float32, 0, n),
-		TurnIDs:     make([]int32, 0, n),
-		Positions:   make([]int32, 0, n),
+		IDs:              make([]int32, 0, n),
+		Mask:             make([]float32, 0, n),
+		SamplingLogProbs: make([]float32, 0, n),
+		TurnIDs:          make([]int32, 0, n),
+		Positions:        make([]int32, 0, n),
 	}
 	turn := int32(0)
 	for i, s := range tr.Segments {
@@ -105,11 +105,11 @@ func Flatten(tr Trajectory) (Flat, error) {
 			f.IDs = append(f.IDs, int32(id))
 			if agent {
 				f.Mask = append(f.Mask, 1)
-				f.OldLogProbs = append(f.OldLogProbs, s.LogProbs[k])
+				f.SamplingLogProbs = append(f.SamplingLogProbs, s.LogProbs[k])
 				f.TurnIDs = append(f.TurnIDs, turn)
 			} else {
 				f.Mask = append(f.Mask, 0)
-				f.OldLogProbs = append(f.OldLogProbs, 0)
+				f.SamplingLogProbs = append(f.SamplingLogProbs, 0)
 				f.TurnIDs = append(f.TurnIDs, -1)
 			}
 		}
@@ -139,15 +139,15 @@ func CommonPrefix(a, b []int) int {
 //
 // Defined in ch05_trajectories.ipynb, "5.6 Padding and packing".
 type Batch struct {
-	Rows, Len   int
-	Inputs      []int32   // token fed at the slot
-	Targets     []int32   // the next token, whose log-probability the slot predicts
-	Mask        []float32 // 1 where Targets is an agent token; 0 for prompt, environment and padding
-	OldLogProbs []float32 // log π_old(Targets) where Mask is 1
-	TurnIDs     []int32   // agent turn of the target; -1 elsewhere
-	Positions   []int32   // position of the input within its own trajectory: restarts per document
-	SegmentIDs  []int32   // 1, 2, ... for the documents of a row, in order; 0 for padding
-	Docs        []int32   // index of the slot's trajectory in the slice given; -1 for padding
+	Rows, Len        int
+	Inputs           []int32   // token fed at the slot
+	Targets          []int32   // the next token, whose log-probability the slot predicts
+	Mask             []float32 // 1 where Targets is an agent token; 0 for prompt, environment and padding
+	SamplingLogProbs []float32 // log π_old(Targets) where Mask is 1
+	TurnIDs          []int32   // agent turn of the target; -1 elsewhere
+	Positions        []int32   // position of the input within its own trajectory: restarts per document
+	SegmentIDs       []int32   // 1, 2, ... for the documents of a row, in order; 0 for padding
+	Docs             []int32   // index of the slot's trajectory in the slice given; -1 for padding
 }
 
 // Defined in ch05_trajectories.ipynb, "5.6 Padding and packing".
@@ -155,7 +155,7 @@ func newBatch(rows, length int) Batch {
 	n := rows * length
 	b := Batch{Rows: rows, Len: length,
 		Inputs: make([]int32, n), Targets: make([]int32, n), Mask: make([]float32, n),
-		OldLogProbs: make([]float32, n), TurnIDs: make([]int32, n), Positions: make([]int32, n),
+		SamplingLogProbs: make([]float32, n), TurnIDs: make([]int32, n), Positions: make([]int32, n),
 		SegmentIDs: make([]int32, n), Docs: make([]int32, n)}
 	for i := range n {
 		b.TurnIDs[i], b.Docs[i] = -1, -1
@@ -171,7 +171,7 @@ func (b *Batch) place(f Flat, doc, row, offset int, seg int32) {
 	for p := 0; p < len(f.IDs)-1; p++ {
 		i := base + p
 		b.Inputs[i], b.Targets[i] = f.IDs[p], f.IDs[p+1]
-		b.Mask[i], b.OldLogProbs[i], b.TurnIDs[i] = f.Mask[p+1], f.OldLogProbs[p+1], f.TurnIDs[p+1]
+		b.Mask[i], b.SamplingLogProbs[i], b.TurnIDs[i] = f.Mask[p+1], f.SamplingLogProbs[p+1], f.TurnIDs[p+1]
 		b.Positions[i], b.SegmentIDs[i], b.Docs[i] = int32(p), seg, int32(doc)
 	}
 }

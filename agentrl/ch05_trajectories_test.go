@@ -36,11 +36,11 @@ func TestFlatten(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Flat{
-		IDs:         []int32{10, 11, 12, 20, 21, 30, 40},
-		Mask:        []float32{0, 0, 0, 1, 1, 0, 1},
-		OldLogProbs: []float32{0, 0, 0, -0.5, -1, 0, -2},
-		TurnIDs:     []int32{-1, -1, -1, 0, 0, -1, 1},
-		Positions:   []int32{0, 1, 2, 3, 4, 5, 6},
+		IDs:              []int32{10, 11, 12, 20, 21, 30, 40},
+		Mask:             []float32{0, 0, 0, 1, 1, 0, 1},
+		SamplingLogProbs: []float32{0, 0, 0, -0.5, -1, 0, -2},
+		TurnIDs:          []int32{-1, -1, -1, 0, 0, -1, 1},
+		Positions:        []int32{0, 1, 2, 3, 4, 5, 6},
 	}
 	if !reflect.DeepEqual(f, want) {
 		t.Errorf("Flatten =\n%+v\nwant\n%+v", f, want)
@@ -94,14 +94,14 @@ func TestPadBatch(t *testing.T) {
 		t.Fatalf("shape %dx%d, want 2x8", b.Rows, b.Len)
 	}
 	want := Batch{Rows: 2, Len: 8,
-		Inputs:      []int32{10, 11, 12, 20, 21, 30, 0, 0 /**/, 1, 2, 0, 0, 0, 0, 0, 0},
-		Targets:     []int32{11, 12, 20, 21, 30, 40, 0, 0 /**/, 2, 3, 0, 0, 0, 0, 0, 0},
-		Mask:        []float32{0, 0, 1, 1, 0, 1, 0, 0 /**/, 0, 1, 0, 0, 0, 0, 0, 0},
-		OldLogProbs: []float32{0, 0, -0.5, -1, 0, -2, 0, 0 /**/, 0, -0.25, 0, 0, 0, 0, 0, 0},
-		TurnIDs:     []int32{-1, -1, 0, 0, -1, 1, -1, -1 /**/, -1, 0, -1, -1, -1, -1, -1, -1},
-		Positions:   []int32{0, 1, 2, 3, 4, 5, 0, 0 /**/, 0, 1, 0, 0, 0, 0, 0, 0},
-		SegmentIDs:  []int32{1, 1, 1, 1, 1, 1, 0, 0 /**/, 1, 1, 0, 0, 0, 0, 0, 0},
-		Docs:        []int32{0, 0, 0, 0, 0, 0, -1, -1 /**/, 1, 1, -1, -1, -1, -1, -1, -1},
+		Inputs:           []int32{10, 11, 12, 20, 21, 30, 0, 0 /**/, 1, 2, 0, 0, 0, 0, 0, 0},
+		Targets:          []int32{11, 12, 20, 21, 30, 40, 0, 0 /**/, 2, 3, 0, 0, 0, 0, 0, 0},
+		Mask:             []float32{0, 0, 1, 1, 0, 1, 0, 0 /**/, 0, 1, 0, 0, 0, 0, 0, 0},
+		SamplingLogProbs: []float32{0, 0, -0.5, -1, 0, -2, 0, 0 /**/, 0, -0.25, 0, 0, 0, 0, 0, 0},
+		TurnIDs:          []int32{-1, -1, 0, 0, -1, 1, -1, -1 /**/, -1, 0, -1, -1, -1, -1, -1, -1},
+		Positions:        []int32{0, 1, 2, 3, 4, 5, 0, 0 /**/, 0, 1, 0, 0, 0, 0, 0, 0},
+		SegmentIDs:       []int32{1, 1, 1, 1, 1, 1, 0, 0 /**/, 1, 1, 0, 0, 0, 0, 0, 0},
+		Docs:             []int32{0, 0, 0, 0, 0, 0, -1, -1 /**/, 1, 1, -1, -1, -1, -1, -1, -1},
 	}
 	if !reflect.DeepEqual(b, want) {
 		t.Errorf("PadBatch =\n%+v\nwant\n%+v", b, want)
@@ -143,7 +143,7 @@ func TestPackBatchLayout(t *testing.T) {
 		{"Inputs", b.Inputs, []int32{100, 101, 102, 103, 200, 201, 300, 301, 302, 0, 0, 0}},
 		{"Targets", b.Targets, []int32{101, 102, 103, 104, 201, 202, 301, 302, 303, 0, 0, 0}},
 		{"Mask", b.Mask, []float32{0, 1, 1, 1, 0, 1, 0, 1, 1, 0, 0, 0}},
-		{"OldLogProbs", b.OldLogProbs, []float32{0, -1.02, -1.03, -1.04, 0, -2.02, 0, -3.02, -3.03, 0, 0, 0}},
+		{"SamplingLogProbs", b.SamplingLogProbs, []float32{0, -1.02, -1.03, -1.04, 0, -2.02, 0, -3.02, -3.03, 0, 0, 0}},
 		{"TurnIDs", b.TurnIDs, []int32{-1, 0, 0, 0, -1, 0, -1, 0, 0, -1, -1, -1}},
 		{"Padding", b.Padding(), 3.0 / 12},
 	}

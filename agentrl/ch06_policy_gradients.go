@@ -3,10 +3,12 @@
 package agentrl
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -263,19 +265,23 @@ type TinyInputBatch struct {
 	Rows     int   // rows of the batch, padding included
 }
 
-// TinyLossInputs are the graph values a TinyLoss combines. Every [B,A] value has one row per
-// call and one column per call token; rows are calls of the update's episodes, in order.
+// LossInputs are the graph values a loss (LossFn) combines. Every [B,A] value has one row per
+// call and one column per call token; rows are calls of the update's episodes, in order. The
+// log-probabilities are named as TRL and verl name them: SamplingLogProbs are the sampler's (TRL's
+// sampling_per_token_logps, verl's rollout_log_probs), RefLogProbs the reference policy's
+// (ref_per_token_logps, ref_log_prob). The trainer's own recomputation when an update starts (TRL's
+// old_per_token_logps, verl's old_log_prob) is Chapter 13's proximal input (ProxInput).
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyLossInputs struct {
-	LogProbs    *graph.Node            // log π_θ of each token, under the weights being trained
-	OldLogProbs *graph.Node            // log π of each token when it was sampled
-	RefLogProbs *graph.Node            // log π_ref of each token under the reference policy (zeros if none)
-	Entropy     *graph.Node            // entropy of the masked policy at each token position
-	Advantages  *graph.Node            // from the advantage function
-	Mask        *graph.Node            // 1 for real tokens, 0 for padding
-	Episode     *graph.Node            // [B,E] one-hot: row b belongs to episode e (all zeros for padding rows)
-	Named       map[string]*graph.Node // TinyTrainConfig.Inputs by name, each [B,A]: read them with Input
+type LossInputs struct {
+	LogProbs         *graph.Node            // log π_θ of each token, under the weights being trained
+	SamplingLogProbs *graph.Node            // log π of each token when it was sampled
+	RefLogProbs      *graph.Node            // log π_ref of each token under the reference policy (zeros if none)
+	Entropy          *graph.Node            // entropy of the masked policy at each token position
+	Advantages       *graph.Node            // from the advantage function
+	Mask             *graph.Node            // 1 for real tokens, 0 for padding
+	Episode          *graph.Node            // [B,E] one-hot: row b belongs to episode e (all zeros for padding rows)
+	Named            map[string]*graph.Node // TinyTrainConfig.Inputs by name, each [B,A]: read them with Input
 }
 
 // Input is the [B,A] value of the input named name in TinyTrainConfig.Inputs. A loss that reads
@@ -283,7 +289,7 @@ type TinyLossInputs struct {
 // error that names it.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (in TinyLossInputs) Input(name string) *graph.Node {
+func (in LossInputs) Input(name string) *graph.Node {
 	x, ok := in.Named[name]
 	if !ok {
 		panic(fmt.Sprintf("tinytrain: the loss reads the input %q, which TinyTrainConfig.Inputs does not provide", name))
@@ -291,18 +297,18 @@ func (in TinyLossInputs) Input(name string) *graph.Node {
 	return x
 }
 
-// TinyMetric is a named scalar a loss reports besides its value (clip fraction, approximate KL).
+// Metric is a named scalar a loss reports besides its value (clip fraction, approximate KL).
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyMetric struct {
+type Metric struct {
 	Name  string
 	Value *graph.Node
 }
 
-// TinyLoss builds a scalar loss from the inputs, and any metrics worth logging.
+// LossFn builds a scalar loss from the inputs, and any metrics worth logging.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyLoss func(in TinyLossInputs) (*graph.Node, []TinyMetric)
+type LossFn func(in LossInputs) (*graph.Node, []Metric)
 
 // TinyAdvantage fills Advantages for every episode of every group.
 //
@@ -322,25 +328,18 @@ type TinyTrainConfig struct {
 	Unmasked     bool        // sample without the grammar mask
 	Malformed    float64     // reward of a malformed call (see TinyRolloutConfig)
 	PrefixCredit float64     // and its credit per well-formed leading token
-	Epochs       int         // passes over each batch of rollouts (default 1)
-	Minibatches  int         // Adam steps per pass, each on a part of the batch (default 1: the whole)
-	// StopPasses, when set, is shown the metrics of every pass but the last (the means over the
-	// pass's steps, each measured before its step); true ends the passes over this batch
-	// (Chapter 8's early stopping on KL).
-	StopPasses  func(metrics map[string]float64) bool
-	DropUniform bool // leave out groups whose returns are all equal: they carry no signal
-	// Refill is dynamic sampling (DAPO's): with DropUniform, up to Refill more rounds of
-	// rollouts on fresh tasks replace the groups left out, so that an update trains on
-	// Groups groups with a signal when rollouts find them. Rollouts are cheap next to a
-	// gradient step, whose cost does not shrink with the groups it drops.
-	Refill    int
-	Advantage TinyAdvantage
-	Loss      TinyLoss
-	Reference *TinyAgent  // the reference policy for RefLogProbs (nil: zeros)
-	Inputs    []TinyInput // more inputs of the loss, by name (TinyLossInputs.Input)
-	Seed      uint64
-	// FixedShape pads every batch's rows to a multiple of 64 calls (of 8 when each pass is cut
-	// into minibatches, whose parts are small), and its width to one that holds any prompt of Tasks,
+	DropUniform  bool        // leave out groups whose returns are all equal: they carry no signal
+	Advantage    TinyAdvantage
+	Loss         LossFn
+	Reference    *TinyAgent  // the reference policy for RefLogProbs (nil: zeros)
+	Inputs       []TinyInput // more inputs of the loss, by name (LossInputs.Input)
+	// Fit turns each update's batch into gradient steps; nil is OneStep, one Adam step on the
+	// whole batch (Chapter 8's Passes reuses it for several).
+	Fit   TinyFitter
+	Hooks []TinyHook // plugged into every update, in order (Chapter 9's Refill is one)
+	Seed  uint64
+	// FixedShape pads every batch's rows to a multiple of 64 calls (or of the unit a fitter asks
+	// Batch for: minibatches are small), and its width to one that holds any prompt of Tasks,
 	// so the training graph compiles for a few shapes (seconds each) instead of one per batch,
 	// while padding costs less than one multiple.
 	FixedShape bool
@@ -399,6 +398,7 @@ type TinyTrainer struct {
 	Cfg   TinyTrainConfig
 	pool  *sandbox.Pool
 	exec  *mlmodel.Exec
+	feeds []string // the names of the graph's inputs, in the order exec takes them
 	names []string // metric names, in the order exec returns them
 	step  int
 	width int // with FixedShape: the width of every training batch
@@ -417,34 +417,35 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 	if cfg.Temperature == 0 {
 		cfg.Temperature = 1
 	}
-	if cfg.Epochs <= 0 {
-		cfg.Epochs = 1
-	}
-	seen := map[string]bool{}
+	t := &TinyTrainer{Agent: agent, Cfg: cfg, pool: pool, feeds: slices.Clone(tinyFeeds)}
 	for _, inp := range cfg.Inputs {
-		if inp.Name == "" || inp.Build == nil || seen[inp.Name] {
-			return nil, fmt.Errorf("tinytrain: input %q: every input needs a name of its own and a Build", inp.Name)
+		if inp.Name == "" || inp.Build == nil || slices.Contains(t.feeds, inp.Name) {
+			return nil, fmt.Errorf("tinytrain: input %q: every input needs a Build and a name of its own, not one of %s",
+				inp.Name, strings.Join(t.feeds, ", "))
 		}
-		seen[inp.Name] = true
+		t.feeds = append(t.feeds, inp.Name)
 	}
 	backend, err := backend.Default()
 	if err != nil {
 		return nil, err
 	}
-	t := &TinyTrainer{Agent: agent, Cfg: cfg, pool: pool}
 	opt := optimizer.Adam().LearningRate(cfg.LR).Done()
 	t.exec, err = mlmodel.NewExec(backend, agent.Store, func(scope *mlmodel.Scope, in []*graph.Node) []*graph.Node {
-		g := in[0].Graph()
-		agent.Store.SetTraining(g, true)
-		lp, ent := agent.PolicyGraph(in[0], in[1], in[2], in[3])
-		named := map[string]*graph.Node{}
-		for k, inp := range cfg.Inputs {
-			named[inp.Name] = in[9+k]
+		x := map[string]*graph.Node{}
+		for i, name := range t.feeds {
+			x[name] = in[i]
 		}
-		loss, metrics := cfg.Loss(TinyLossInputs{LogProbs: lp, Entropy: ent, OldLogProbs: in[4], RefLogProbs: in[5],
-			Advantages: in[6], Mask: in[7], Episode: in[8], Named: named})
+		g := x[feedIDs].Graph()
+		agent.Store.SetTraining(g, true)
+		lp, ent := agent.PolicyGraph(x[feedIDs], x[feedAt], x[feedTargets], x[feedAllowed])
+		named := map[string]*graph.Node{}
+		for _, inp := range cfg.Inputs {
+			named[inp.Name] = x[inp.Name]
+		}
+		loss, metrics := cfg.Loss(LossInputs{LogProbs: lp, Entropy: ent, SamplingLogProbs: x[feedSampling], RefLogProbs: x[feedRef],
+			Advantages: x[feedAdv], Mask: x[feedMask], Episode: x[feedEpisode], Named: named})
 		opt.UpdateGraph(scope, g, loss)
-		out := []*graph.Node{loss, MaskedMean(ent, in[7])}
+		out := []*graph.Node{loss, MaskedMean(ent, x[feedMask])}
 		t.names = t.names[:0]
 		for _, m := range metrics {
 			t.names = append(t.names, m.Name)
@@ -467,6 +468,27 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Steps() int { return t.step }
 
+// TinyFeeds are the values of one training batch, each under the name the training graph reads
+// it by: the policy's inputs (TinyAgent.BatchTo), the per-token values of LossInputs, and
+// the configuration's Inputs. A trainer feeds them in one order of its own (NewTinyTrainer), so
+// an input is added by name and a missing one is an error that names it.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyFeeds map[string]any
+
+// The names of the values every batch holds.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+const (
+	feedIDs, feedAt, feedTargets, feedAllowed             = "ids", "at", "targets", "allowed"
+	feedSampling, feedRef, feedAdv, feedMask, feedEpisode = "sampling_logprobs", "ref_logprobs", "advantages", "mask", "episode"
+)
+
+// tinyFeeds is the order of the graph's inputs; the configuration's Inputs follow.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+var tinyFeeds = []string{feedIDs, feedAt, feedTargets, feedAllowed, feedSampling, feedRef, feedAdv, feedMask, feedEpisode}
+
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func trainMatrix(rows int) [][]float32 {
 	m := make([][]float32, rows)
@@ -476,10 +498,11 @@ func trainMatrix(rows int) [][]float32 {
 	return m
 }
 
-// batch builds the exec's inputs for the calls of eps.
+// Batch builds the training values of the calls of eps, whose Advantages must be set: a row per
+// call, in order. With FixedShape its rows are padded to a multiple of unit.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
+func (t *TinyTrainer) Batch(eps []*TinyEpisode, unit int) (TinyFeeds, error) {
 	var samples []TinySample
 	var owner []int
 	var advs [][]float64
@@ -496,10 +519,6 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 	rows, width, episodes := 0, 0, len(eps)
 	if t.Cfg.FixedShape {
 		episodes = max(len(eps), t.Cfg.Groups*t.Cfg.GroupSize) // Fit may get more than an update samples
-		unit := 64
-		if t.Cfg.Minibatches > 1 {
-			unit = 8
-		}
 		rows = (len(samples) + unit - 1) / unit * unit
 		width = t.width
 		for _, s := range samples {
@@ -543,7 +562,8 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 			}
 		}
 	}
-	in := []any{b.IDs, b.At, b.Targets, b.Allowed, old, ref, adv, mask, episode}
+	in := TinyFeeds{feedIDs: b.IDs, feedAt: b.At, feedTargets: b.Targets, feedAllowed: b.Allowed,
+		feedSampling: old, feedRef: ref, feedAdv: adv, feedMask: mask, feedEpisode: episode}
 	for _, inp := range t.Cfg.Inputs {
 		m, err := inp.Build(TinyInputBatch{Episodes: eps, Samples: samples, Owner: owner, Rows: rows})
 		if err != nil {
@@ -552,38 +572,119 @@ func (t *TinyTrainer) batch(eps []*TinyEpisode) ([]any, error) {
 		if len(m) != rows || slices.ContainsFunc(m, func(r []float32) bool { return len(r) != TinyMaxCall }) {
 			return nil, fmt.Errorf("tinytrain: input %q: want %d rows of %d values", inp.Name, rows, TinyMaxCall)
 		}
-		in = append(in, m)
+		in[inp.Name] = m
 	}
 	return in, nil
 }
 
-// minibatches returns eps as one part when m is 1, and otherwise shuffled with rng and cut into m
-// parts whose sizes differ by at most one.
+// TaskStream is the stream update `step` of a run draws its tasks from: the run's seed and the
+// update alone, so that a resumed run draws what the uninterrupted one did.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func minibatches(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
-	if m <= 1 {
-		return [][]*TinyEpisode{eps}
+func TaskStream(seed uint64, step int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(step))) }
+
+// DrawTasks draws n tasks from rng and repeats each cfg.GroupSize times: the tasks of n groups.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func DrawTasks(cfg TinyTrainConfig, rng *rand.Rand, n int) []*gym.Task {
+	var tasks []*gym.Task
+	for range n {
+		task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
+		for range cfg.GroupSize {
+			tasks = append(tasks, task)
+		}
 	}
-	shuffled := slices.Clone(eps)
-	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	parts := make([][]*TinyEpisode, m)
-	for p := range m {
-		parts[p] = shuffled[p*len(eps)/m : (p+1)*len(eps)/m]
+	return tasks
+}
+
+// RolloutSeed seeds the samples of round `round` of update `step` of a run, from these alone.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func RolloutSeed(seed uint64, step, round int) uint64 {
+	return seed<<20 ^ uint64(step) + uint64(round)<<44
+}
+
+// RolloutGroups plays tasks (DrawTasks's) with policy under cfg's rollout settings and returns
+// the episodes as groups of cfg.GroupSize, each episode's Group the index of its group.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func RolloutGroups(policy *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, tasks []*gym.Task,
+	seed uint64, clock *TinyClock) ([][]*TinyEpisode, error) {
+	eps, err := TinyRollout(policy, pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
+		Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit, Seed: seed, Clock: clock})
+	if err != nil {
+		return nil, err
 	}
-	return parts
+	groups := make([][]*TinyEpisode, len(eps)/cfg.GroupSize)
+	for i, ep := range eps {
+		ep.Group = i / cfg.GroupSize
+		groups[ep.Group] = append(groups[ep.Group], ep)
+	}
+	return groups, nil
+}
+
+// TinyTally adds up what episodes did, in the order they come: the numbers of an update's log.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyTally struct {
+	sum   TinyStepLog // Episodes, and the sums of Solved, Reward, Calls, Tokens, Tests and Malformed
+	calls int
+}
+
+// Add counts eps.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (c *TinyTally) Add(eps ...*TinyEpisode) {
+	for _, ep := range eps {
+		c.sum.Episodes++
+		c.sum.Reward += ep.Return
+		c.sum.Calls += float64(len(ep.Calls))
+		c.sum.Tokens += float64(ep.Tokens())
+		if ep.Solved {
+			c.sum.Solved++
+		}
+		for _, call := range ep.Calls {
+			c.calls++
+			if call.Err != nil {
+				c.sum.Malformed++
+			} else if call.Action.Tool == gym.ToolTest {
+				c.sum.Tests++
+			}
+		}
+	}
+}
+
+// Log is the tally as the log of update step: means per episode, and malformed calls as a
+// fraction of all calls.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (c TinyTally) Log(step int) TinyStepLog {
+	l := c.sum
+	l.Step, l.Metrics = step, map[string]float64{}
+	n := float64(max(l.Episodes, 1))
+	l.Solved, l.Reward, l.Calls, l.Tokens, l.Tests = l.Solved/n, l.Reward/n, l.Calls/n, l.Tokens/n, l.Tests/n
+	l.Malformed /= float64(max(c.calls, 1))
+	return l
 }
 
 // call runs the training step at the trainer's learning rate. GoMLX reports a graph it cannot
 // build (a loss that reads an input nobody provides) by panicking; call returns it as an error.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
+func (t *TinyTrainer) call(feeds TinyFeeds) (res []*tensors.Tensor, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("tinytrain: building the training step: %v", r)
 		}
 	}()
+	in := make([]any, len(t.feeds))
+	for i, name := range t.feeds {
+		v, ok := feeds[name]
+		if !ok {
+			return nil, fmt.Errorf("tinytrain: the batch has no input %q", name)
+		}
+		in[i] = v
+	}
 	// GoMLX's optimizer keeps the learning rate in a variable of the agent's store, created with
 	// the first trainer's value and restored by Load: without this, a trainer built after
 	// another on the same agent, or after loading a checkpoint, would step at the old rate.
@@ -600,11 +701,11 @@ func (t *TinyTrainer) call(in []any) (res []*tensors.Tensor, err error) {
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 var tinyLRPath = "/" + optimizer.Scope + "/" + optimizer.ParamLearningRate
 
-// allSameReturn reports whether every episode of a group got the same return: its advantages
-// are then all 0 and it teaches nothing.
+// SameReturns reports whether every episode of a group got the same return: its group-relative
+// advantages are then all 0 and it teaches nothing.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func allSameReturn(g []*TinyEpisode) bool {
+func SameReturns(g []*TinyEpisode) bool {
 	for _, ep := range g {
 		if ep.Return != g[0].Return {
 			return false
@@ -617,152 +718,211 @@ func allSameReturn(g []*TinyEpisode) bool {
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyFit struct {
-	Loss    float64            // of the first epoch
-	Entropy float64            // mean policy entropy over the batch's tokens, first epoch
-	Metrics map[string]float64 // the loss's metrics: first epoch, and name+"_last" for the last one
-	Passes  int                // passes that ran: Epochs, or fewer when StopPasses ended them
+	Loss    float64            // of the first pass over the batch
+	Entropy float64            // mean policy entropy over the batch's tokens, first pass
+	Metrics map[string]float64 // the loss's metrics: first pass, and name+"_last" for the last one
+	Passes  int                // passes over the batch that ran
 }
 
-// Fit runs cfg.Epochs passes of Adam steps of the loss over the calls of eps, whose Advantages
-// must be set. A pass is one step on the whole batch or, with cfg.Minibatches = m > 1, m steps on
-// parts of it: the episodes shuffled and cut into m parts (Chapter 8). The loss, entropy and
-// metrics of a pass are the means over its steps. cfg.StopPasses can end the passes early. Fit stops
-// at a loss that is NaN or infinite; the weights in memory have then taken that step and must not
-// be used.
+// TinyFitter turns a batch of episodes, whose Advantages are set, into gradient steps of t.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyFitter func(t *TinyTrainer, eps []*TinyEpisode) (TinyFit, error)
+
+// ErrNonFiniteLoss is what errors.Is finds in the error of a gradient step whose loss came out
+// NaN or infinite (NonFiniteLoss): the weights in memory have taken that step and must not be
+// used; the last checkpoint is whole.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+var ErrNonFiniteLoss = errors.New("the loss is not finite")
+
+// NonFiniteLoss is the error of a gradient step whose loss came out NaN or infinite.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type NonFiniteLoss struct{ Loss float64 }
+
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (e NonFiniteLoss) Error() string {
+	return fmt.Sprintf("the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", e.Loss)
+}
+
+// Is makes errors.Is(err, ErrNonFiniteLoss) true.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (e NonFiniteLoss) Is(target error) bool { return target == ErrNonFiniteLoss }
+
+// TinyGrad is what one Adam step reported: the loss, the mean policy entropy over the batch's
+// real tokens, and the loss's metrics, each measured before the step.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyGrad struct {
+	Loss, Entropy float64
+	Metrics       map[string]float64
+}
+
+// GradStep takes one Adam step of the loss on a batch (Batch). A loss that is NaN or infinite
+// is an error (NonFiniteLoss).
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) GradStep(feeds TinyFeeds) (TinyGrad, error) {
+	res, err := t.call(feeds)
+	if err != nil {
+		return TinyGrad{}, err
+	}
+	defer func() {
+		for _, r := range res {
+			r.FinalizeAll()
+		}
+	}()
+	g := TinyGrad{Loss: float64(tensors.ToScalar[float32](res[0])), Entropy: float64(tensors.ToScalar[float32](res[1])),
+		Metrics: map[string]float64{}}
+	if math.IsNaN(g.Loss) || math.IsInf(g.Loss, 0) {
+		return g, NonFiniteLoss{g.Loss}
+	}
+	for k, name := range t.names {
+		g.Metrics[name] = float64(tensors.ToScalar[float32](res[2+k]))
+	}
+	return g, nil
+}
+
+// OneStep is this chapter's fit: one Adam step on the whole batch.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func OneStep(t *TinyTrainer, eps []*TinyEpisode) (TinyFit, error) {
+	feeds, err := t.Batch(eps, 64)
+	if err != nil {
+		return TinyFit{}, err
+	}
+	g, err := t.GradStep(feeds)
+	if err != nil {
+		return TinyFit{}, err
+	}
+	return TinyFit{Loss: g.Loss, Entropy: g.Entropy, Metrics: g.Metrics, Passes: 1}, nil
+}
+
+// Fit trains on the calls of eps, whose Advantages must be set, with cfg.Fit (OneStep when nil).
+// It stops at a loss that is NaN or infinite (ErrNonFiniteLoss).
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
-	fit := TinyFit{Metrics: map[string]float64{}}
-	epochs, m := t.Cfg.Epochs, max(1, min(t.Cfg.Minibatches, len(eps)))
-	rng := rand.New(rand.NewPCG(t.Cfg.Seed, uint64(t.step)|1<<62)) // the parts' own stream
-	var whole []any                                                // the batch, built once when m = 1
-	for epoch := range epochs {
-		pass := map[string]float64{} // this pass's metrics
-		for p, part := range minibatches(eps, m, rng) {
-			in := whole
-			if in == nil {
-				var err error
-				if in, err = t.batch(part); err != nil {
-					return fit, err
-				}
-				if m == 1 {
-					whole = in
-				}
-			}
-			res, err := t.call(in)
-			if err != nil {
-				return fit, err
-			}
-			loss := float64(tensors.ToScalar[float32](res[0]))
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				return fit, fmt.Errorf("epoch %d, part %d: the loss is %v: training stopped (the weights in memory are spoiled; the last checkpoint is not)", epoch, p, loss)
-			}
-			if epoch == 0 {
-				fit.Loss += loss / float64(m)
-				fit.Entropy += float64(tensors.ToScalar[float32](res[1])) / float64(m)
-			}
-			for k, name := range t.names {
-				pass[name] += float64(tensors.ToScalar[float32](res[2+k])) / float64(m)
-			}
-			for _, r := range res {
-				r.FinalizeAll()
-			}
-		}
-		fit.Passes = epoch + 1
-		stop := epoch < epochs-1 && t.Cfg.StopPasses != nil && t.Cfg.StopPasses(pass)
-		for name, v := range pass {
-			switch {
-			case epoch == 0:
-				fit.Metrics[name] = v
-			case epoch == epochs-1 || stop:
-				fit.Metrics[name+"_last"] = v
-			}
-		}
-		if stop {
-			break
-		}
+	if t.Cfg.Fit != nil {
+		return t.Cfg.Fit(t, eps)
 	}
-	return fit, nil
+	return OneStep(t, eps)
 }
 
-// Step runs one update: cfg.Groups tasks drawn for this step, GroupSize episodes each,
-// advantages (and with Refill, more rounds in place of the groups DropUniform left out), then
-// Epochs gradient steps over the batch.
+// TinyUpdate is one update as its phases build it; hooks see it and may add to it.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyUpdate struct {
+	Step       int
+	Rng        *rand.Rand       // the update's stream of tasks (TaskStream)
+	Groups     [][]*TinyEpisode // every group sampled, in order, with its advantages
+	Kept       []*TinyEpisode   // the episodes of the groups that enter the loss
+	KeptGroups int
+	Rounds     int       // rounds of rollouts so far
+	Tally      TinyTally // what the episodes did, counted before their advantages
+	Clock      TinyClock
+	Fit        TinyFit
+	Log        TinyStepLog // set after the rollouts and completed by the fit
+}
+
+// TinyHook plugs a later chapter's feature into every update without a change to Update.
+// Rolled, when set, runs after the first round of rollouts, before the log is made (it may
+// sample more rounds: Chapter 9's Refill); Done runs after a fit that succeeded.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyHook struct {
+	Rolled func(t *TinyTrainer, u *TinyUpdate) error
+	Done   func(t *TinyTrainer, u *TinyUpdate) error
+}
+
+// Judge computes the advantages of groups and returns the episodes of those that enter the loss:
+// all of them, or with DropUniform those whose returns differ, and how many groups that is.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) Judge(groups [][]*TinyEpisode) (kept []*TinyEpisode, keptGroups int) {
+	t.Cfg.Advantage(groups)
+	for _, g := range groups {
+		if !t.Cfg.DropUniform || !SameReturns(g) {
+			kept, keptGroups = append(kept, g...), keptGroups+1
+		}
+	}
+	return kept, keptGroups
+}
+
+// SampleRound adds a round of n groups to u: tasks drawn from u.Rng, played by the trainer's
+// agent, tallied, then judged.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) SampleRound(u *TinyUpdate, n int) error {
+	groups, err := RolloutGroups(t.Agent, t.pool, t.Cfg, DrawTasks(t.Cfg, u.Rng, n),
+		RolloutSeed(t.Cfg.Seed, u.Step, u.Rounds), &u.Clock)
+	if err != nil {
+		return err
+	}
+	u.Rounds++
+	for _, g := range groups {
+		for _, ep := range g {
+			ep.Group += len(u.Groups)
+		}
+		u.Tally.Add(g...)
+	}
+	kept, n := t.Judge(groups)
+	u.Groups, u.Kept, u.KeptGroups = append(u.Groups, groups...), append(u.Kept, kept...), u.KeptGroups+n
+	return nil
+}
+
+// runHooks calls, in order, the function that at picks from each hook, until one fails.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) runHooks(u *TinyUpdate, at func(h TinyHook) func(*TinyTrainer, *TinyUpdate) error) error {
+	for _, h := range t.Cfg.Hooks {
+		if f := at(h); f != nil {
+			if err := f(t, u); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Update runs one update and returns it: a round of cfg.Groups groups, the Rolled hooks, the log,
+// the fit on the kept episodes (none when no group was kept), then the Done hooks.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (t *TinyTrainer) Update() (*TinyUpdate, error) {
+	u := &TinyUpdate{Step: t.step, Rng: TaskStream(t.Cfg.Seed, t.step)}
+	u.Log = TinyStepLog{Step: u.Step, Metrics: map[string]float64{}}
+	start := time.Now()
+	if err := t.SampleRound(u, t.Cfg.Groups); err != nil {
+		return u, err
+	}
+	if err := t.runHooks(u, func(h TinyHook) func(*TinyTrainer, *TinyUpdate) error { return h.Rolled }); err != nil {
+		return u, err
+	}
+	u.Log = u.Tally.Log(u.Step)
+	u.Log.Rounds, u.Log.Kept, u.Log.RolloutSec = u.Rounds, len(u.Kept), time.Since(start).Seconds()
+	u.Log.SampleSec, u.Log.GymSec = u.Clock.Sample.Seconds(), u.Clock.Gym.Seconds()
+	t.step++
+	if len(u.Kept) > 0 {
+		start = time.Now()
+		var err error
+		if u.Fit, err = t.Fit(u.Kept); err != nil {
+			return u, fmt.Errorf("tinytrain: update %d: %w", u.Step, err)
+		}
+		u.Log.Loss, u.Log.Entropy, u.Log.Metrics, u.Log.Passes = u.Fit.Loss, u.Fit.Entropy, u.Fit.Metrics, u.Fit.Passes
+		u.Log.TrainSec = time.Since(start).Seconds()
+	}
+	return u, t.runHooks(u, func(h TinyHook) func(*TinyTrainer, *TinyUpdate) error { return h.Done })
+}
+
+// Step runs one update (Update) and returns its log.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Step() (TinyStepLog, error) {
-	cfg := t.Cfg
-	log := TinyStepLog{Step: t.step, Metrics: map[string]float64{}}
-	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(t.step)))
-	start := time.Now()
-	var clock TinyClock
-	var kept []*TinyEpisode
-	calls, sampled, keptGroups := 0, 0, 0
-	for round := 0; round <= cfg.Refill && keptGroups < cfg.Groups; round++ {
-		need := cfg.Groups - keptGroups
-		var tasks []*gym.Task
-		for range need {
-			task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
-			for range cfg.GroupSize {
-				tasks = append(tasks, task)
-			}
-		}
-		eps, err := TinyRollout(t.Agent, t.pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: cfg.Temperature,
-			Unmasked: cfg.Unmasked, Malformed: cfg.Malformed, PrefixCredit: cfg.PrefixCredit,
-			Seed: cfg.Seed<<20 ^ uint64(t.step) + uint64(round)<<44, Clock: &clock})
-		if err != nil {
-			return log, err
-		}
-		log.Rounds++
-		groups := make([][]*TinyEpisode, need)
-		for i, ep := range eps {
-			groups[i/cfg.GroupSize] = append(groups[i/cfg.GroupSize], ep)
-			ep.Group = sampled + i/cfg.GroupSize
-			log.Episodes++
-			log.Reward += ep.Return
-			log.Calls += float64(len(ep.Calls))
-			log.Tokens += float64(ep.Tokens())
-			if ep.Solved {
-				log.Solved++
-			}
-			for _, c := range ep.Calls {
-				calls++
-				if c.Err != nil {
-					log.Malformed++
-				}
-				if c.Err == nil && c.Action.Tool == gym.ToolTest {
-					log.Tests++
-				}
-			}
-		}
-		sampled += need
-		cfg.Advantage(groups)
-		for _, g := range groups {
-			if cfg.DropUniform && allSameReturn(g) {
-				continue
-			}
-			kept = append(kept, g...)
-			keptGroups++
-		}
-	}
-	log.RolloutSec = time.Since(start).Seconds()
-	log.SampleSec, log.GymSec = clock.Sample.Seconds(), clock.Gym.Seconds()
-	n := float64(log.Episodes)
-	log.Solved, log.Reward, log.Calls, log.Tokens, log.Tests = log.Solved/n, log.Reward/n, log.Calls/n, log.Tokens/n, log.Tests/n
-	log.Malformed /= float64(max(calls, 1))
-	log.Kept = len(kept)
-	t.step++
-	if len(kept) == 0 {
-		return log, nil
-	}
-	start = time.Now()
-	fit, err := t.Fit(kept)
-	if err != nil {
-		return log, fmt.Errorf("tinytrain: update %d: %w", t.step-1, err)
-	}
-	log.Loss, log.Entropy, log.Metrics, log.Passes = fit.Loss, fit.Entropy, fit.Metrics, fit.Passes
-	log.TrainSec = time.Since(start).Seconds()
-	return log, nil
+	u, err := t.Update()
+	return u.Log, err
 }
 
 // GroupBaseline gives every token of every call of an episode the advantage R − mean(R) of
@@ -805,13 +965,13 @@ func GroupBaseline(scale bool) TinyAdvantage {
 // reports the mean ratio as the metric "ratio".
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func PGLoss(entropyCoef float64) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
-		ratio := graph.Exp(graph.Sub(in.LogProbs, graph.StopGradient(in.OldLogProbs)))
+func PGLoss(entropyCoef float64) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
+		ratio := graph.Exp(graph.Sub(in.LogProbs, graph.StopGradient(in.SamplingLogProbs)))
 		pg := graph.Neg(MaskedMean(graph.Mul(ratio, graph.StopGradient(in.Advantages)), in.Mask))
 		ent := MaskedMean(in.Entropy, in.Mask)
 		loss := graph.Sub(pg, graph.MulScalar(ent, entropyCoef))
-		return loss, []TinyMetric{{"ratio", MaskedMean(ratio, in.Mask)}}
+		return loss, []Metric{{"ratio", MaskedMean(ratio, in.Mask)}}
 	}
 }
 

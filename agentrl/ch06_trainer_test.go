@@ -1,9 +1,8 @@
 package agentrl
 
 import (
-	"maps"
+	"errors"
 	"math"
-	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -93,7 +92,7 @@ func TestTinyTrainerStopsAtNaN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nan := func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+	nan := func(in LossInputs) (*graph.Node, []Metric) {
 		loss, _ := PGLoss(0)(in)
 		return graph.Add(loss, graph.Log(graph.Neg(graph.OnesLike(loss)))), nil // log(−1)
 	}
@@ -104,8 +103,9 @@ func TestTinyTrainerStopsAtNaN(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = tr.Step()
-	if err == nil || !strings.Contains(err.Error(), "NaN") {
-		t.Fatalf("got %v, want an error naming the NaN loss", err)
+	var bad NonFiniteLoss
+	if !errors.Is(err, ErrNonFiniteLoss) || !errors.As(err, &bad) || !math.IsNaN(bad.Loss) || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("got %v, want an error that is ErrNonFiniteLoss and names the NaN loss", err)
 	}
 }
 
@@ -155,7 +155,7 @@ func TestFixedShapeIsInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	cycleAdvantages(eps)
-	in, err := trainers[1].batch(eps)
+	in, err := trainers[1].Batch(eps, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,16 +166,14 @@ func TestFixedShapeIsInert(t *testing.T) {
 	// Rows round up to a multiple of 64; the width is the one fixed for the tasks, which holds
 	// every prompt with a call.
 	want := (calls + 63) / 64 * 64
-	if rows, width := in[0].(*tensors.Tensor).Shape().Dimensions[0], in[0].(*tensors.Tensor).Shape().Dimensions[1]; rows != want || width != trainers[1].width || width%32 != 0 {
+	if rows, width := in[feedIDs].(*tensors.Tensor).Shape().Dimensions[0], in[feedIDs].(*tensors.Tensor).Shape().Dimensions[1]; rows != want || width != trainers[1].width || width%32 != 0 {
 		t.Fatalf("fixed batch is %d×%d, want %d rows and the fixed width %d", rows, width, want, trainers[1].width)
 	}
-	// A minibatch is small: with minibatches, rows round up to a multiple of 8 only.
-	trainers[1].Cfg.Minibatches = 4
-	if in, err = trainers[1].batch(eps); err != nil {
+	// A fitter may ask for a smaller unit (minibatches are small): rows round up to a multiple of 8.
+	if in, err = trainers[1].Batch(eps, 8); err != nil {
 		t.Fatal(err)
 	}
-	trainers[1].Cfg.Minibatches = 0
-	if rows := in[0].(*tensors.Tensor).Shape().Dimensions[0]; rows != (calls+7)/8*8 {
+	if rows := in[feedIDs].(*tensors.Tensor).Shape().Dimensions[0]; rows != (calls+7)/8*8 {
 		t.Fatalf("fixed batch for minibatches has %d rows for %d calls, want %d", rows, calls, (calls+7)/8*8)
 	}
 	var fits []TinyFit
@@ -204,40 +202,9 @@ func TestFixedShapeIsInert(t *testing.T) {
 	}
 }
 
-// TestRefill checks dynamic sampling's accounting where no group can have a signal (one call,
-// no submission, every return 0): an update rolls out 1 + Refill rounds, every one of them
-// left out; without DropUniform there is nothing to refill.
-func TestRefill(t *testing.T) {
-	tasks, pool := gymFixture(t, 200*time.Millisecond)
-	for _, drop := range []bool{true, false} {
-		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:4],
-			Env: gym.Config{MaxTurns: 1}, Groups: 2, GroupSize: 3, LR: 1e-3, DropUniform: drop, Refill: 2,
-			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 1, FixedShape: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		log, err := tr.Step()
-		if err != nil {
-			t.Fatal(err)
-		}
-		rounds, kept := 3, 0
-		if !drop {
-			rounds, kept = 1, 6
-		}
-		if log.Rounds != rounds || log.Episodes != rounds*6 || log.Kept != kept || log.Reward != 0 {
-			t.Errorf("DropUniform %v: %d rounds, %d episodes, %d kept, reward %v; want %d rounds, %d episodes, %d kept, 0",
-				drop, log.Rounds, log.Episodes, log.Kept, log.Reward, rounds, rounds*6, kept)
-		}
-	}
-}
-
 // withMetrics returns out followed by the metrics' values, and records their names in order:
-// the outputs of a test graph that evaluates a TinyLoss.
-func withMetrics(names *[]string, metrics []TinyMetric, out ...*graph.Node) []*graph.Node {
+// the outputs of a test graph that evaluates a LossFn.
+func withMetrics(names *[]string, metrics []Metric, out ...*graph.Node) []*graph.Node {
 	*names = (*names)[:0]
 	for _, m := range metrics {
 		*names = append(*names, m.Name)
@@ -289,9 +256,9 @@ func TestNamedInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	GroupBaseline(false)([][]*TinyEpisode{eps[:2], eps[2:]})
-	// "episode" holds 1 + the index of each row's episode on every token of its call: the
+	// "owner" holds 1 + the index of each row's episode on every token of its call: the
 	// mean over real tokens is then known in advance.
-	episodeInput := TinyInput{Name: "episode", Build: func(b TinyInputBatch) ([][]float32, error) {
+	episodeInput := TinyInput{Name: "owner", Build: func(b TinyInputBatch) ([][]float32, error) {
 		m := make([][]float32, b.Rows)
 		for r := range m {
 			m[r] = make([]float32, TinyMaxCall)
@@ -311,12 +278,12 @@ func TestNamedInputs(t *testing.T) {
 		}
 	}
 	want /= float64(tokens)
-	reads := func(name string) TinyLoss {
-		return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+	reads := func(name string) LossFn {
+		return func(in LossInputs) (*graph.Node, []Metric) {
 			return MaskedMean(in.Input(name), in.Mask), nil
 		}
 	}
-	fit := func(inputs []TinyInput, loss TinyLoss) (TinyFit, error) {
+	fit := func(inputs []TinyInput, loss LossFn) (TinyFit, error) {
 		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: gym.Config{MaxTurns: 3}, Groups: 2, GroupSize: 2,
 			LR: 1e-3, Advantage: GroupBaseline(false), Loss: loss, Inputs: inputs})
 		if err != nil {
@@ -324,7 +291,7 @@ func TestNamedInputs(t *testing.T) {
 		}
 		return tr.Fit(eps)
 	}
-	got, err := fit([]TinyInput{episodeInput}, reads("episode"))
+	got, err := fit([]TinyInput{episodeInput}, reads("owner"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,8 +305,12 @@ func TestNamedInputs(t *testing.T) {
 	if _, err := fit([]TinyInput{short}, reads("short")); err == nil || !strings.Contains(err.Error(), `"short"`) {
 		t.Errorf("an input of the wrong shape: %v", err)
 	}
-	if _, err := fit([]TinyInput{episodeInput, episodeInput}, reads("episode")); err == nil {
+	if _, err := fit([]TinyInput{episodeInput, episodeInput}, reads("owner")); err == nil {
 		t.Error("two inputs of the same name: no error")
+	}
+	taken := TinyInput{Name: "mask", Build: episodeInput.Build}
+	if _, err := fit([]TinyInput{taken}, reads("mask")); err == nil || !strings.Contains(err.Error(), `"mask"`) {
+		t.Errorf("an input named as a value of every batch: %v", err)
 	}
 }
 
@@ -357,129 +328,6 @@ func twoEach(t *testing.T, agent *TinyAgent, pool *sandbox.Pool, tasks []*gym.Ta
 	}
 	cycleAdvantages(rollout)
 	return rollout
-}
-
-// TestMinibatches checks the parts (sizes within one of each other, every episode once) and that
-// a pass with Minibatches = 2 is the two Adam steps on those parts, in order: weight for weight
-// what a trainer without minibatches ends with after fitting the parts one after the other, and
-// not what one step on the whole batch gives.
-func TestMinibatches(t *testing.T) {
-	eps := make([]*TinyEpisode, 10)
-	for i := range eps {
-		eps[i] = &TinyEpisode{Return: float64(i)}
-	}
-	parts := minibatches(eps, 3, rand.New(rand.NewPCG(1, 2)))
-	var seen []float64
-	for _, p := range parts {
-		if len(p) < 3 || len(p) > 4 {
-			t.Fatalf("part sizes %d, %d, %d: want 3 or 4 each", len(parts[0]), len(parts[1]), len(parts[2]))
-		}
-		for _, ep := range p {
-			seen = append(seen, ep.Return)
-		}
-	}
-	slices.Sort(seen)
-	if !slices.Equal(seen, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
-		t.Fatalf("the parts hold %v, want each of 0..9 once", seen)
-	}
-	if one := minibatches(eps, 1, nil); len(one) != 1 || len(one[0]) != 10 || one[0][0] != eps[0] {
-		t.Fatal("one part must be the batch itself, in order")
-	}
-
-	tasks, pool := gymFixture(t, 200*time.Millisecond)
-	train := gym.Filter(tasks, gym.Train, "")[:4]
-	env := gym.Config{MaxTurns: 3}
-	newTrainer := func(m int) *TinyTrainer {
-		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
-			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 4, Minibatches: m})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
-	mini, seq, whole := newTrainer(2), newTrainer(1), newTrainer(1)
-	rollout := twoEach(t, mini.Agent, pool, train, env)
-	if _, err := mini.Fit(rollout); err != nil {
-		t.Fatal(err)
-	}
-	// The parts Fit drew: its stream for a trainer at step 0.
-	for _, p := range minibatches(rollout, 2, rand.New(rand.NewPCG(4, 1<<62))) {
-		if _, err := seq.Fit(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := whole.Fit(rollout); err != nil {
-		t.Fatal(err)
-	}
-	a, b, c := tinyWeights(t, mini.Agent), tinyWeights(t, seq.Agent), tinyWeights(t, whole.Agent)
-	differs := false
-	for i := range a {
-		if !slices.Equal(a[i], b[i]) {
-			t.Fatalf("weight %d: two minibatch steps differ from fitting the two parts in turn", i)
-		}
-		differs = differs || !slices.Equal(a[i], c[i])
-	}
-	if !differs {
-		t.Fatal("two minibatch steps left the weights where one full-batch step does")
-	}
-}
-
-// TestStopPasses checks that StopPasses ends the passes over a batch: a trainer told to stop
-// after its third of eight passes reports 3 passes, sees every pass's metrics but the last, and
-// ends with the weights and last-pass metrics of a trainer that runs 3 passes.
-func TestStopPasses(t *testing.T) {
-	tasks, pool := gymFixture(t, 200*time.Millisecond)
-	train := gym.Filter(tasks, gym.Train, "")[:4]
-	env := gym.Config{MaxTurns: 3}
-	var seen []map[string]float64
-	newTrainer := func(epochs int, stop func(map[string]float64) bool) *TinyTrainer {
-		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
-			Advantage: GroupBaseline(false), Loss: PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), Seed: 4,
-			Epochs: epochs, Minibatches: 2, StopPasses: stop})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
-	stopped := newTrainer(8, func(m map[string]float64) bool {
-		seen = append(seen, maps.Clone(m))
-		return len(seen) == 3
-	})
-	asked := 0 // how often a trainer of 3 passes asks: after each pass but the last
-	three := newTrainer(3, func(map[string]float64) bool { asked++; return false })
-	rollout := twoEach(t, stopped.Agent, pool, train, env)
-	a, err := stopped.Fit(rollout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := three.Fit(rollout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Passes != 3 || b.Passes != 3 || len(seen) != 3 || asked != 2 {
-		t.Fatalf("passes %d and %d, StopPasses asked %d and %d times: want 3, 3, 3 and 2", a.Passes, b.Passes, len(seen), asked)
-	}
-	if seen[0]["approx_kl"] <= 0 || a.Metrics["approx_kl_last"] != seen[2]["approx_kl"] {
-		t.Fatalf("KL by pass %v, last %v: want a KL above 0 (the second part of a pass is off-policy), and the third pass's as approx_kl_last",
-			seen, a.Metrics["approx_kl_last"])
-	}
-	if !maps.Equal(a.Metrics, b.Metrics) {
-		t.Fatalf("metrics %v, want those of 3 passes %v", a.Metrics, b.Metrics)
-	}
-	wa, wb := tinyWeights(t, stopped.Agent), tinyWeights(t, three.Agent)
-	for i := range wa {
-		if !slices.Equal(wa[i], wb[i]) {
-			t.Fatalf("weight %d differs from 3 passes", i)
-		}
-	}
 }
 
 // TestTrainerStepsAtItsOwnLearningRate checks that a trainer steps at its configured rate when

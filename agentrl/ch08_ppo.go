@@ -5,6 +5,8 @@ package agentrl
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 
 	"github.com/gomlx/gomlx/core/graph"
 )
@@ -55,7 +57,7 @@ func PPOPolicyLoss(logProbs, oldLogProbs, advantages, mask *graph.Node, cfg PPOC
 	return MaskedMean(ppoTokenLoss(ppoRatio(logProbs, oldLogProbs), advantages, cfg), mask)
 }
 
-// PPOLoss is PPOPolicyLoss as a TinyLoss for the TinyAgent trainer, with PPO's diagnostics:
+// PPOLoss is PPOPolicyLoss as a LossFn for the TinyAgent trainer, with PPO's diagnostics:
 //   - clip_frac: the fraction of real tokens where the clip binds, that is A > 0 with
 //     r > 1+ClipHigh or A < 0 with r < 1−ClipLow (their gradient is zero); a ratio outside the
 //     band on the side where the min keeps the unclipped term is not counted;
@@ -66,9 +68,9 @@ func PPOPolicyLoss(logProbs, oldLogProbs, advantages, mask *graph.Node, cfg PPOC
 //     r > DualClip.
 //
 // Defined in ch08_ppo.ipynb, "8.3 What to watch: clip fraction and approximate KL".
-func PPOLoss(cfg PPOConfig) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
-		ratio := ppoRatio(in.LogProbs, in.OldLogProbs)
+func PPOLoss(cfg PPOConfig) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
+		ratio := ppoRatio(in.LogProbs, in.SamplingLogProbs)
 		loss := MaskedMean(ppoTokenLoss(ratio, in.Advantages, cfg), in.Mask)
 		r := graph.StopGradient(ratio)
 		adv := graph.StopGradient(in.Advantages)
@@ -85,19 +87,95 @@ func PPOLoss(cfg PPOConfig) TinyLoss {
 		positive, negative := graph.GreaterThan(adv, zero), graph.LessThan(adv, zero)
 		clipped := graph.LogicalOr(graph.LogicalAnd(positive, above(r, 1+cfg.ClipHigh)),
 			graph.LogicalAnd(negative, below(r, 1-cfg.ClipLow)))
-		logR := graph.Sub(graph.StopGradient(in.LogProbs), in.OldLogProbs)
-		metrics := []TinyMetric{
+		logR := graph.Sub(graph.StopGradient(in.LogProbs), in.SamplingLogProbs)
+		metrics := []Metric{
 			{Name: "clip_frac", Value: fraction(clipped)},
 			{Name: "approx_kl", Value: MaskedMean(graph.Sub(graph.AddScalar(r, -1), logR), in.Mask)},
 			{Name: "approx_kl_k1", Value: MaskedMean(graph.Neg(logR), in.Mask)},
 			{Name: "ratio_max", Value: graph.ReduceAllMax(graph.Mul(r, in.Mask))},
 		}
 		if cfg.DualClip > 0 {
-			metrics = append(metrics, TinyMetric{Name: "dual_clip_frac",
+			metrics = append(metrics, Metric{Name: "dual_clip_frac",
 				Value: fraction(graph.LogicalAnd(negative, above(r, cfg.DualClip)))})
 		}
 		return loss, metrics
 	}
+}
+
+// Passes is the fit that reuses a batch: epochs passes over it, each one Adam step on the whole
+// batch or, with minibatches = m > 1, m steps on parts of it (shuffledParts). The loss, entropy
+// and metrics of a pass are the means over its steps; the fit reports the first pass's, and the
+// last pass's metrics as name+"_last". stop, when set, is shown the metrics of every pass but the
+// last (each measured before its step); true ends the passes over this batch (KLStop). With
+// FixedShape, minibatches are padded to a multiple of 8 rows instead of 64.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+func Passes(epochs, minibatches int, stop func(metrics map[string]float64) bool) TinyFitter {
+	return func(t *TinyTrainer, eps []*TinyEpisode) (TinyFit, error) {
+		fit := TinyFit{Metrics: map[string]float64{}}
+		epochs, m, unit := max(1, epochs), max(1, min(minibatches, len(eps))), 64
+		if minibatches > 1 {
+			unit = 8
+		}
+		rng := rand.New(rand.NewPCG(t.Cfg.Seed, uint64(t.Steps())|1<<62)) // the parts' own stream
+		var whole TinyFeeds                                               // the batch, built once when m = 1
+		for epoch := range epochs {
+			pass := map[string]float64{} // this pass's metrics
+			for p, part := range shuffledParts(eps, m, rng) {
+				in := whole
+				if in == nil {
+					var err error
+					if in, err = t.Batch(part, unit); err != nil {
+						return fit, err
+					}
+					if m == 1 {
+						whole = in
+					}
+				}
+				g, err := t.GradStep(in)
+				if err != nil {
+					return fit, fmt.Errorf("epoch %d, part %d: %w", epoch, p, err)
+				}
+				if epoch == 0 {
+					fit.Loss, fit.Entropy = fit.Loss+g.Loss/float64(m), fit.Entropy+g.Entropy/float64(m)
+				}
+				for name, v := range g.Metrics {
+					pass[name] += v / float64(m)
+				}
+			}
+			fit.Passes = epoch + 1
+			done := epoch < epochs-1 && stop != nil && stop(pass)
+			for name, v := range pass {
+				switch {
+				case epoch == 0:
+					fit.Metrics[name] = v
+				case epoch == epochs-1 || done:
+					fit.Metrics[name+"_last"] = v
+				}
+			}
+			if done {
+				break
+			}
+		}
+		return fit, nil
+	}
+}
+
+// shuffledParts returns eps as one part when m is 1, and otherwise shuffled with rng and cut
+// into m parts whose sizes differ by at most one.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+func shuffledParts(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
+	if m <= 1 {
+		return [][]*TinyEpisode{eps}
+	}
+	shuffled := slices.Clone(eps)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	parts := make([][]*TinyEpisode, m)
+	for p := range m {
+		parts[p] = shuffled[p*len(eps)/m : (p+1)*len(eps)/m]
+	}
+	return parts
 }
 
 // NormalizeAdvantages wraps adv so that the advantages it computes are standardized over the
@@ -133,7 +211,7 @@ func NormalizeAdvantages(adv TinyAdvantage) TinyAdvantage {
 	}
 }
 
-// KLStop is early stopping on KL for TinyTrainConfig.StopPasses: it ends the passes over a batch
+// KLStop is early stopping on KL for Passes's stop: it ends the passes over a batch
 // once a pass's approximate KL (PPOLoss's approx_kl, the k3 estimate) exceeds 1.5 × target. It
 // panics when the loss reports no approx_kl, since it would then never stop.
 //

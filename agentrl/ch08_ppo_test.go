@@ -1,9 +1,15 @@
 package agentrl
 
 import (
+	"maps"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/agenticrl/course/gym"
 
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/gomlx/core/graph"
@@ -165,7 +171,7 @@ func TestPPOLossMetrics(t *testing.T) {
 	cfg := PPOConfig{ClipLow: 0.2, ClipHigh: 0.2, DualClip: 3}
 	var names []string
 	exec, err := graph.NewExec(backend, func(lp, old, adv, mask *graph.Node) []*graph.Node {
-		loss, metrics := PPOLoss(cfg)(TinyLossInputs{LogProbs: lp, OldLogProbs: old, Advantages: adv, Mask: mask})
+		loss, metrics := PPOLoss(cfg)(LossInputs{LogProbs: lp, SamplingLogProbs: old, Advantages: adv, Mask: mask})
 		return withMetrics(&names, metrics, loss, PPOPolicyLoss(lp, old, adv, mask, cfg))
 	})
 	if err != nil {
@@ -314,4 +320,162 @@ func TestKLStop(t *testing.T) {
 		}
 	}()
 	stop(map[string]float64{"approx_kl_k1": 1})
+}
+
+// TestPassesMinibatches checks the parts (sizes within one of each other, every episode once) and
+// that a pass of Passes with 2 minibatches is the two Adam steps on those parts, in order: weight
+// for weight what Chapter 6's one-step trainer ends with after fitting the parts one after the
+// other, and not what one step on the whole batch gives.
+func TestPassesMinibatches(t *testing.T) {
+	eps := make([]*TinyEpisode, 10)
+	for i := range eps {
+		eps[i] = &TinyEpisode{Return: float64(i)}
+	}
+	parts := shuffledParts(eps, 3, rand.New(rand.NewPCG(1, 2)))
+	var seen []float64
+	for _, p := range parts {
+		if len(p) < 3 || len(p) > 4 {
+			t.Fatalf("part sizes %d, %d, %d: want 3 or 4 each", len(parts[0]), len(parts[1]), len(parts[2]))
+		}
+		for _, ep := range p {
+			seen = append(seen, ep.Return)
+		}
+	}
+	slices.Sort(seen)
+	if !slices.Equal(seen, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("the parts hold %v, want each of 0..9 once", seen)
+	}
+	if one := shuffledParts(eps, 1, nil); len(one) != 1 || len(one[0]) != 10 || one[0][0] != eps[0] {
+		t.Fatal("one part must be the batch itself, in order")
+	}
+
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:4]
+	env := gym.Config{MaxTurns: 3}
+	newTrainer := func(fit TinyFitter) *TinyTrainer {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 4, Fit: fit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	mini, seq, whole := newTrainer(Passes(1, 2, nil)), newTrainer(nil), newTrainer(nil)
+	rollout := twoEach(t, mini.Agent, pool, train, env)
+	if _, err := mini.Fit(rollout); err != nil {
+		t.Fatal(err)
+	}
+	// The parts Fit drew: its stream for a trainer at step 0.
+	for _, p := range shuffledParts(rollout, 2, rand.New(rand.NewPCG(4, 1<<62))) {
+		if _, err := seq.Fit(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := whole.Fit(rollout); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := tinyWeights(t, mini.Agent), tinyWeights(t, seq.Agent), tinyWeights(t, whole.Agent)
+	differs := false
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("weight %d: two minibatch steps differ from fitting the two parts in turn", i)
+		}
+		differs = differs || !slices.Equal(a[i], c[i])
+	}
+	if !differs {
+		t.Fatal("two minibatch steps left the weights where one full-batch step does")
+	}
+}
+
+// TestPassesStop checks that Passes's stop ends the passes over a batch: a trainer told to stop
+// after its third of eight passes reports 3 passes, sees every pass's metrics but the last, and
+// ends with the weights and last-pass metrics of a trainer that runs 3 passes.
+func TestPassesStop(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:4]
+	env := gym.Config{MaxTurns: 3}
+	var seen []map[string]float64
+	newTrainer := func(epochs int, stop func(map[string]float64) bool) *TinyTrainer {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), Seed: 4,
+			Fit: Passes(epochs, 2, stop)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	stopped := newTrainer(8, func(m map[string]float64) bool {
+		seen = append(seen, maps.Clone(m))
+		return len(seen) == 3
+	})
+	asked := 0 // how often a trainer of 3 passes asks: after each pass but the last
+	three := newTrainer(3, func(map[string]float64) bool { asked++; return false })
+	rollout := twoEach(t, stopped.Agent, pool, train, env)
+	a, err := stopped.Fit(rollout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := three.Fit(rollout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passes != 3 || b.Passes != 3 || len(seen) != 3 || asked != 2 {
+		t.Fatalf("passes %d and %d, stop asked %d and %d times: want 3, 3, 3 and 2", a.Passes, b.Passes, len(seen), asked)
+	}
+	if seen[0]["approx_kl"] <= 0 || a.Metrics["approx_kl_last"] != seen[2]["approx_kl"] {
+		t.Fatalf("KL by pass %v, last %v: want a KL above 0 (the second part of a pass is off-policy), and the third pass's as approx_kl_last",
+			seen, a.Metrics["approx_kl_last"])
+	}
+	if !maps.Equal(a.Metrics, b.Metrics) {
+		t.Fatalf("metrics %v, want those of 3 passes %v", a.Metrics, b.Metrics)
+	}
+	wa, wb := tinyWeights(t, stopped.Agent), tinyWeights(t, three.Agent)
+	for i := range wa {
+		if !slices.Equal(wa[i], wb[i]) {
+			t.Fatalf("weight %d differs from 3 passes", i)
+		}
+	}
+}
+
+// TestPassesOnceIsOneStep checks that one pass without minibatches is Chapter 6's own fit, bit for
+// bit: the same report and the same weights (Chapter 10's recipe fits through Passes whatever its
+// number of epochs).
+func TestPassesOnceIsOneStep(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:4]
+	env := gym.Config{MaxTurns: 3}
+	var fits []TinyFit
+	var weights [][][]float32
+	for _, fitter := range []TinyFitter{nil, Passes(1, 0, nil)} {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: env, Groups: 4, GroupSize: 2, LR: 1e-2,
+			Advantage: GroupBaseline(false), Loss: PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), Seed: 4, Fit: fitter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit, err := tr.Fit(twoEach(t, agent, pool, train, env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fits, weights = append(fits, fit), append(weights, tinyWeights(t, agent))
+	}
+	if !reflect.DeepEqual(fits[0], fits[1]) || fits[0].Passes != 1 || len(fits[0].Metrics) == 0 {
+		t.Fatalf("OneStep reported %+v, Passes(1, 0, nil) %+v: want the same, one pass, with metrics", fits[0], fits[1])
+	}
+	for i := range weights[0] {
+		if !slices.Equal(weights[0][i], weights[1][i]) {
+			t.Fatalf("weight %d differs between OneStep and one pass", i)
+		}
+	}
 }

@@ -182,14 +182,14 @@ func grpoPerRow(episode, eps *graph.Node) *graph.Node {
 // over tokens ("ratio"). It panics when SeqMeanTokenSumNorm has no positive MaxLen.
 //
 // Defined in ch09_grpo.ipynb, "9.4 One clipped loss for the family".
-func GRPOLoss(cfg GRPOConfig) TinyLoss {
+func GRPOLoss(cfg GRPOConfig) LossFn {
 	if cfg.Aggregation == SeqMeanTokenSumNorm && cfg.MaxLen <= 0 {
 		panic(fmt.Sprintf("agentrl: GRPOLoss with %v needs a positive MaxLen, got %d", cfg.Aggregation, cfg.MaxLen))
 	}
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		mask, episode := in.Mask, in.Episode
 		adv := graph.StopGradient(in.Advantages)
-		logRatio := graph.Mul(graph.Sub(in.LogProbs, graph.StopGradient(in.OldLogProbs)), mask)
+		logRatio := graph.Mul(graph.Sub(in.LogProbs, graph.StopGradient(in.SamplingLogProbs)), mask)
 		// Tokens per episode [E], and for each row the length of its episode [B].
 		epTokens := grpoPerEpisode(episode, graph.ReduceSum(mask, -1))
 		rowLen := grpoPerRow(episode, epTokens)
@@ -223,7 +223,7 @@ func GRPOLoss(cfg GRPOConfig) TinyLoss {
 			sign(graph.GreaterThan(ratio, graph.AddScalar(graph.OnesLike(ratio), cfg.ClipHigh))))
 		low := graph.Mul(sign(graph.LessThan(adv, graph.ZerosLike(adv))),
 			sign(graph.LessThan(ratio, graph.AddScalar(graph.OnesLike(ratio), -cfg.ClipLow))))
-		return loss, []TinyMetric{
+		return loss, []Metric{
 			{Name: "clip_frac", Value: MaskedMean(graph.Add(high, low), mask)},
 			{Name: "clip_high_frac", Value: MaskedMean(high, mask)},
 			{Name: "clip_low_frac", Value: MaskedMean(low, mask)},
@@ -353,4 +353,22 @@ func CriticFreeFamily(maxLen int) []CriticFree {
 		{"RLOO", RLOOAdvantage(), GRPOConfig{ClipLow: 0.2, ClipHigh: 0.2, Aggregation: SeqMeanTokenSum}, false},
 		{"GSPO", GRPOAdvantage(true), GRPOConfig{ClipLow: 3e-4, ClipHigh: 4e-4, Aggregation: SeqMeanTokenMean, SequenceRatio: true}, false},
 	}
+}
+
+// Refill is dynamic sampling (DAPO's) as a hook of Chapter 6's trainer: after an update's first
+// round of rollouts, while fewer than Groups of its groups carry a signal, up to rounds more
+// rounds on fresh tasks replace the groups DropUniform left out. Without DropUniform every group
+// is kept, and it samples nothing. Rollouts are cheap next to a gradient step, whose cost does
+// not shrink with the groups it drops.
+//
+// Defined in ch09_grpo.ipynb, "9.5 The family as settings of the TinyAgent trainer".
+func Refill(rounds int) TinyHook {
+	return TinyHook{Rolled: func(t *TinyTrainer, u *TinyUpdate) error {
+		for r := 0; r < rounds && u.KeptGroups < t.Cfg.Groups; r++ {
+			if err := t.SampleRound(u, t.Cfg.Groups-u.KeptGroups); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
 }

@@ -3,6 +3,9 @@ package agentrl
 import (
 	"math"
 	"testing"
+	"time"
+
+	"github.com/agenticrl/course/gym"
 
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/gomlx/core/graph"
@@ -157,7 +160,7 @@ func grpoLossExec(t *testing.T, cfg GRPOConfig) func(lp, old, adv, mask, episode
 	}
 	var names []string
 	exec, err := graph.NewExec(backend, func(lp, old, adv, mask, episode *graph.Node) []*graph.Node {
-		loss, metrics := GRPOLoss(cfg)(TinyLossInputs{LogProbs: lp, OldLogProbs: old, Advantages: adv, Mask: mask,
+		loss, metrics := GRPOLoss(cfg)(LossInputs{LogProbs: lp, SamplingLogProbs: old, Advantages: adv, Mask: mask,
 			Episode: episode, RefLogProbs: graph.ZerosLike(lp), Entropy: graph.ZerosLike(lp)})
 		return withMetrics(&names, metrics, loss, graph.Gradient(loss, lp)[0])
 	})
@@ -461,5 +464,107 @@ func TestCriticFreeFamily(t *testing.T) {
 	family[2].Advantage([][]*TinyEpisode{g})
 	if !(g[0].Advantages[0][0] < 0 && g[1].Advantages[0][0] > 0) {
 		t.Errorf("DAPO advantages %v, %v: the overlong episode should be below the short one", g[0].Advantages[0][0], g[1].Advantages[0][0])
+	}
+}
+
+// TestRefill checks dynamic sampling's accounting where no group can have a signal (one call,
+// no submission, every return 0): an update with the hook Refill(2) rolls out 3 rounds, every one
+// of them left out; without DropUniform there is nothing to refill.
+func TestRefill(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	for _, drop := range []bool{true, false} {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:4],
+			Env: gym.Config{MaxTurns: 1}, Groups: 2, GroupSize: 3, LR: 1e-3, DropUniform: drop, Hooks: []TinyHook{Refill(2)},
+			Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 1, FixedShape: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, err := tr.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds, kept := 3, 0
+		if !drop {
+			rounds, kept = 1, 6
+		}
+		if log.Rounds != rounds || log.Episodes != rounds*6 || log.Kept != kept || log.Reward != 0 {
+			t.Errorf("DropUniform %v: %d rounds, %d episodes, %d kept, reward %v; want %d rounds, %d episodes, %d kept, 0",
+				drop, log.Rounds, log.Episodes, log.Kept, log.Reward, rounds, rounds*6, kept)
+		}
+	}
+}
+
+// TestRefillFillsTheBatch checks the claim of Section 9.5 through the hook: the groups DropUniform
+// leaves out are replaced by groups of fresh tasks, round after round, until Groups groups carry a
+// signal or the rounds run out, and the update trains on exactly those groups. Only two tasks can
+// carry a signal here: the advantage function gives the first episode of their groups return 1.
+func TestRefillFillsTheBatch(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:6]
+	signal := map[*gym.Task]bool{train[0]: true, train[1]: true}
+	adv := func(groups [][]*TinyEpisode) {
+		for _, g := range groups {
+			if signal[g[0].Task] {
+				g[0].Return = 1
+			}
+		}
+		GroupBaseline(false)(groups)
+	}
+	const groups, size, seed, rounds = 3, 2, 5, 6
+	// What the update must do, from its task stream alone: each round draws as many tasks as
+	// groups are still missing.
+	rng, wantRounds, wantKept, wantFirst := TaskStream(seed, 0), 0, 0, 0
+	for r := 0; r <= rounds && wantKept < groups; r++ {
+		for _, task := range DrawTasks(TinyTrainConfig{Tasks: train, GroupSize: 1}, rng, groups-wantKept) {
+			if signal[task] {
+				wantKept++
+			}
+		}
+		if wantRounds++; r == 0 {
+			wantFirst = wantKept
+		}
+	}
+	if wantKept <= wantFirst {
+		t.Fatalf("the seed must leave a group out in the first round and find one later: %d kept, %d at first", wantKept, wantFirst)
+	}
+	for _, hooks := range [][]TinyHook{nil, {Refill(rounds)}} {
+		agent, err := NewTinyAgent(DefaultTinyAgentConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: gym.Config{MaxTurns: 1},
+			Groups: groups, GroupSize: size, LR: 1e-3, DropUniform: true, Hooks: hooks,
+			Advantage: adv, Loss: PGLoss(0), Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := tr.Update()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ep := range u.Kept {
+			if !signal[ep.Task] {
+				t.Fatalf("an episode of a group without signal entered the loss (task %s)", ep.Task.ID)
+			}
+		}
+		if hooks == nil {
+			if u.Rounds != 1 || u.KeptGroups != wantFirst || len(u.Groups) != groups {
+				t.Errorf("without Refill: %d rounds, %d groups kept of %d; want 1 round, %d kept of %d", u.Rounds, u.KeptGroups, len(u.Groups), wantFirst, groups)
+			}
+			continue
+		}
+		if u.Rounds != wantRounds || u.KeptGroups != wantKept || u.Log.Kept != wantKept*size || u.Log.Rounds != wantRounds {
+			t.Errorf("with Refill: %d rounds, %d groups kept (log: %d episodes, %d rounds); want %d rounds, %d groups",
+				u.Rounds, u.KeptGroups, u.Log.Kept, u.Log.Rounds, wantRounds, wantKept)
+		}
+		for i, g := range u.Groups {
+			if g[0].Group != i {
+				t.Fatalf("group %d is numbered %d: refill rounds must continue the numbering", i, g[0].Group)
+			}
+		}
 	}
 }

@@ -83,29 +83,29 @@ func KLTokens(logProbs, refLogProbs *graph.Node, estimator KLEstimator) *graph.N
 }
 
 // WithKLPenalty adds β times the masked mean of a KL estimator between the policy being trained
-// and the reference to any TinyLoss: the "KL in the loss" of Section 10.4. The trainer supplies
+// and the reference to any LossFn: the "KL in the loss" of Section 10.4. The trainer supplies
 // RefLogProbs from its Reference agent (zeros without one, which turns the term into a penalty on
 // log π itself: set a Reference). The mean is reported as the metric "kl"; β = 0 only logs it.
 //
 // Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
-func WithKLPenalty(base TinyLoss, beta float64, est KLEstimator) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func WithKLPenalty(base LossFn, beta float64, est KLEstimator) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		loss, metrics := base(in)
 		kl := MaskedMean(KLTokens(in.LogProbs, graph.StopGradient(in.RefLogProbs), est), in.Mask)
-		return graph.Add(loss, graph.MulScalar(kl, beta)), append(metrics, TinyMetric{Name: "kl", Value: kl})
+		return graph.Add(loss, graph.MulScalar(kl, beta)), append(metrics, Metric{Name: "kl", Value: kl})
 	}
 }
 
-// WithEntropyBonus subtracts coef times the masked mean entropy of the policy from any TinyLoss,
+// WithEntropyBonus subtracts coef times the masked mean entropy of the policy from any LossFn,
 // so that minimizing the loss also keeps the policy uncertain. The mean entropy is reported as the
 // metric "entropy".
 //
 // Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
-func WithEntropyBonus(base TinyLoss, coef float64) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func WithEntropyBonus(base LossFn, coef float64) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		loss, metrics := base(in)
 		ent := MaskedMean(in.Entropy, in.Mask)
-		return graph.Sub(loss, graph.MulScalar(ent, coef)), append(metrics, TinyMetric{Name: "entropy", Value: ent})
+		return graph.Sub(loss, graph.MulScalar(ent, coef)), append(metrics, Metric{Name: "entropy", Value: ent})
 	}
 }
 
@@ -195,13 +195,13 @@ func (c *AdaptiveKL) Input() TinyInput {
 // the masked mean of est. It reports the KL as "kl" and the coefficient as "kl_beta".
 //
 // Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
-func (c *AdaptiveKL) Loss(base TinyLoss, est KLEstimator) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func (c *AdaptiveKL) Loss(base LossFn, est KLEstimator) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		loss, metrics := base(in)
 		kl := MaskedMean(KLTokens(in.LogProbs, graph.StopGradient(in.RefLogProbs), est), in.Mask)
 		beta := MaskedMean(in.Input(adaptiveKLInput), in.Mask) // the same value on every token
 		return graph.Add(loss, graph.Mul(kl, beta)), append(metrics,
-			TinyMetric{Name: "kl", Value: kl}, TinyMetric{Name: "kl_beta", Value: beta})
+			Metric{Name: "kl", Value: kl}, Metric{Name: "kl_beta", Value: beta})
 	}
 }
 
@@ -240,7 +240,7 @@ func DefaultTinyRecipe() TinyRecipe {
 // Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
 type tinyAlgorithm struct {
 	summary string
-	build   func(maxLen int) (TinyAdvantage, TinyLoss, bool, int)
+	build   func(maxLen int) (TinyAdvantage, LossFn, bool, int)
 }
 
 // tinyAlgorithms are REINFORCE, PPO and the critic-free family of Chapter 9, each member named
@@ -250,17 +250,17 @@ type tinyAlgorithm struct {
 func tinyAlgorithms() map[string]tinyAlgorithm {
 	algs := map[string]tinyAlgorithm{
 		"reinforce": {"REINFORCE with the group-mean baseline (Chapter 6)",
-			func(int) (TinyAdvantage, TinyLoss, bool, int) {
+			func(int) (TinyAdvantage, LossFn, bool, int) {
 				return GroupBaseline(false), PGLoss(0), false, 1
 			}},
 		"ppo": {"PPO's clipped loss (ε 0.2), 4 epochs per batch, group-mean advantages, no critic (Chapter 8)",
-			func(int) (TinyAdvantage, TinyLoss, bool, int) {
+			func(int) (TinyAdvantage, LossFn, bool, int) {
 				return GroupBaseline(false), PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}), false, 4
 			}},
 	}
 	for i, m := range CriticFreeFamily(TinyMaxCall) {
 		name := strings.ToLower(strings.NewReplacer(".", "", " ", "").Replace(m.Name))
-		algs[name] = tinyAlgorithm{m.Name + " as Chapter 9 configures it", func(maxLen int) (TinyAdvantage, TinyLoss, bool, int) {
+		algs[name] = tinyAlgorithm{m.Name + " as Chapter 9 configures it", func(maxLen int) (TinyAdvantage, LossFn, bool, int) {
 			m := CriticFreeFamily(maxLen)[i]
 			return m.Advantage, GRPOLoss(m.Loss), m.DropUniform, 1
 		}}
@@ -343,6 +343,7 @@ func (r TinyRecipe) Config(agent TinyAgentConfig, tasks []*gym.Task) (TinyTrainC
 	// Refilling replaces the groups that carry no signal, so it implies dropping them; for
 	// group-relative advantages a dropped group had advantage 0 and no gradient anyway.
 	return TinyTrainConfig{Tasks: tasks, Env: r.Env(), Groups: r.Groups, GroupSize: r.Size, LR: r.LR,
-		Reference: ref, Epochs: epochs, DropUniform: drop || r.Refill > 0, Refill: r.Refill, Advantage: advantage,
-		Loss: loss, Seed: agent.Seed, FixedShape: true}, nil
+		Reference: ref, Fit: Passes(epochs, 0, nil), DropUniform: drop || r.Refill > 0,
+		Hooks: []TinyHook{Refill(r.Refill)}, Advantage: advantage, Loss: loss, Seed: agent.Seed,
+		FixedShape: true}, nil
 }

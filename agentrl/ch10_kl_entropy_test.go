@@ -247,16 +247,16 @@ func TestKLGradientsAsLosses(t *testing.T) {
 
 // klInputs is a hand-made batch of two calls of three token slots, the last slot of the second
 // row padding.
-func klInputs(g *graph.Graph) TinyLossInputs {
+func klInputs(g *graph.Graph) LossInputs {
 	c := func(x [][]float64) *graph.Node { return graph.Const(g, x) }
-	return TinyLossInputs{
-		LogProbs:    c([][]float64{{-0.5, -1, -2}, {-0.25, -3, -9}}),
-		OldLogProbs: c([][]float64{{-0.5, -1, -2}, {-0.25, -3, -9}}),
-		RefLogProbs: c([][]float64{{-1, -1, -0.5}, {-0.5, -2, -1}}),
-		Entropy:     c([][]float64{{1.5, 0.5, 0.25}, {2, 1, 7}}),
-		Advantages:  c([][]float64{{1, 1, 1}, {-1, -1, -1}}),
-		Mask:        c([][]float64{{1, 1, 1}, {1, 1, 0}}),
-		Episode:     c([][]float64{{1}, {1}}),
+	return LossInputs{
+		LogProbs:         c([][]float64{{-0.5, -1, -2}, {-0.25, -3, -9}}),
+		SamplingLogProbs: c([][]float64{{-0.5, -1, -2}, {-0.25, -3, -9}}),
+		RefLogProbs:      c([][]float64{{-1, -1, -0.5}, {-0.5, -2, -1}}),
+		Entropy:          c([][]float64{{1.5, 0.5, 0.25}, {2, 1, 7}}),
+		Advantages:       c([][]float64{{1, 1, 1}, {-1, -1, -1}}),
+		Mask:             c([][]float64{{1, 1, 1}, {1, 1, 0}}),
+		Episode:          c([][]float64{{1}, {1}}),
 	}
 }
 
@@ -264,16 +264,16 @@ var (
 	klLP   = []float64{-0.5, -1, -2, -0.25, -3}
 	klRef  = []float64{-1, -1, -0.5, -0.5, -2}
 	klEnt  = []float64{1.5, 0.5, 0.25, 2, 1}
-	klBase = func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+	klBase = func(in LossInputs) (*graph.Node, []Metric) {
 		// Σ masked log-probs: any loss with a gradient will do.
 		s := graph.ReduceAllSum(graph.Mul(in.LogProbs, in.Mask))
-		return s, []TinyMetric{{Name: "base", Value: s}}
+		return s, []Metric{{Name: "base", Value: s}}
 	}
 )
 
 // klRun evaluates a loss on klInputs: its value, its metrics, and its gradient with respect to
 // LogProbs and RefLogProbs.
-func klRun(t *testing.T, loss TinyLoss) (value float64, metrics map[string]float64, names []string, dLP, dRef []float64) {
+func klRun(t *testing.T, loss LossFn) (value float64, metrics map[string]float64, names []string, dLP, dRef []float64) {
 	t.Helper()
 	backend, err := model.DefaultBackend()
 	if err != nil {
@@ -435,7 +435,7 @@ func TestTinyRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.Env.MaxTurns != r.Turns || !cfg.Env.TryPatches || cfg.Groups != r.Groups || cfg.GroupSize != r.Size ||
-		cfg.Refill != 1 || !cfg.DropUniform || cfg.Reference != nil || cfg.Advantage == nil || cfg.Loss == nil || !cfg.FixedShape {
+		len(cfg.Hooks) != 1 || cfg.Fit == nil || !cfg.DropUniform || cfg.Reference != nil || cfg.Advantage == nil || cfg.Loss == nil || !cfg.FixedShape {
 		t.Errorf("default recipe's configuration: %+v", cfg)
 	}
 	r.KL = 0.1
@@ -500,7 +500,7 @@ func TestAdaptiveKL(t *testing.T) {
 	}
 
 	// With β = 2 carried as an input, the loss, its metrics and its gradient are WithKLPenalty's.
-	adaptive := func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+	adaptive := func(in LossInputs) (*graph.Node, []Metric) {
 		in.Named = map[string]*graph.Node{adaptiveKLInput: graph.MulScalar(graph.OnesLike(in.LogProbs), c.Beta)}
 		return c.Loss(klBase, K3)(in)
 	}

@@ -4,12 +4,10 @@ package agentrl
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/gomlx/compute/dtypes/bfloat16"
 	"github.com/gomlx/gomlx/core/graph"
@@ -164,7 +162,8 @@ func RoundBF16(x float32) float32 { return bfloat16.FromFloat32(x).Float32() }
 
 // RunEngine is the inference side of asynchronous training: for each of `updates` updates it
 // takes the policy version the queue assigns, plays cfg.Groups tasks × cfg.GroupSize episodes
-// drawn from (cfg.Seed, update) as Step draws them, and puts the batch in the queue. It returns
+// drawn and seeded as the trainer's first round of that update draws and seeds them (TaskStream,
+// DrawTasks, RolloutSeed, RolloutGroups), and puts the batch in the queue. It returns
 // when every batch is in, when a rollout fails (the failure travels in the batch), or when the
 // queue is closed.
 //
@@ -175,26 +174,9 @@ func RunEngine(q *RolloutQueue, pool *sandbox.Pool, cfg TinyTrainConfig, updates
 		if policy == nil {
 			return
 		}
-		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(u)))
-		var tasks []*gym.Task
-		for range cfg.Groups {
-			task := cfg.Tasks[rng.IntN(len(cfg.Tasks))]
-			for range cfg.GroupSize {
-				tasks = append(tasks, task)
-			}
-		}
-		eps, err := TinyRollout(policy, pool, tasks, TinyRolloutConfig{Env: cfg.Env,
-			Temperature: cfg.Temperature, Unmasked: cfg.Unmasked, Malformed: cfg.Malformed,
-			PrefixCredit: cfg.PrefixCredit, Seed: cfg.Seed<<20 ^ uint64(u)})
-		b := RolloutBatch{Update: u, Version: v, Err: err}
-		for i, ep := range eps {
-			if i%cfg.GroupSize == 0 {
-				b.Groups = append(b.Groups, nil)
-			}
-			ep.Group = i / cfg.GroupSize
-			b.Groups[ep.Group] = append(b.Groups[ep.Group], ep)
-		}
-		if !q.Put(b) || err != nil {
+		tasks := DrawTasks(cfg, TaskStream(cfg.Seed, u), cfg.Groups)
+		groups, err := RolloutGroups(policy, pool, cfg, tasks, RolloutSeed(cfg.Seed, u, 0), nil)
+		if !q.Put(RolloutBatch{Update: u, Version: v, Groups: groups, Err: err}) || err != nil {
 			return
 		}
 	}
@@ -212,9 +194,9 @@ type AsyncLog struct {
 }
 
 // AsyncTrain runs `updates` updates of t against an engine in its own goroutine (RunEngine),
-// each batch sampled `staleness` versions behind. The trainer computes the advantages, leaves
-// out groups without signal when t.Cfg.DropUniform is set, fits, and publishes engine(t.Agent)
-// as the next version: engine makes the engine's copy of the weights (SnapshotTinyAgent).
+// each batch sampled `staleness` versions behind. The trainer judges the batch (TinyTrainer.Judge:
+// the advantages, and which groups enter the loss), fits, and publishes engine(t.Agent) as the
+// next version: engine makes the engine's copy of the weights (SnapshotTinyAgent).
 //
 // Defined in ch13_rollouts.ipynb, "13.2 An engine and a trainer, for real".
 func AsyncTrain(t *TinyTrainer, pool *sandbox.Pool, updates, staleness int,
@@ -237,26 +219,15 @@ func AsyncTrain(t *TinyTrainer, pool *sandbox.Pool, updates, staleness int,
 			return logs, b.Err
 		}
 		log := AsyncLog{Update: b.Update, Version: b.Version, Wait: time.Since(start)}
-		t.Cfg.Advantage(b.Groups)
-		var kept []*TinyEpisode
-		episodes := 0
+		var tally TinyTally
 		for _, g := range b.Groups {
-			uniform := true
-			for _, ep := range g {
-				episodes++
-				if ep.Solved {
-					log.Solved++
-				}
-				uniform = uniform && ep.Return == g[0].Return
-			}
-			if !t.Cfg.DropUniform || !uniform {
-				kept = append(kept, g...)
-				for _, ep := range g {
-					log.Calls += len(ep.Calls)
-				}
-			}
+			tally.Add(g...)
 		}
-		log.Solved /= float64(max(episodes, 1))
+		log.Solved = tally.Log(b.Update).Solved
+		kept, _ := t.Judge(b.Groups)
+		for _, ep := range kept {
+			log.Calls += len(ep.Calls)
+		}
 		if len(kept) > 0 {
 			if log.Fit, err = t.Fit(kept); err != nil {
 				return logs, err
@@ -282,15 +253,15 @@ func AsyncTrain(t *TinyTrainer, pool *sandbox.Pool, updates, staleness int,
 // per batch, π_θ at that moment is the policy the update starts from.
 //
 // Defined in ch13_rollouts.ipynb, "13.2 An engine and a trainer, for real".
-func WithMismatch(base TinyLoss) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func WithMismatch(base LossFn) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		loss, metrics := base(in)
-		gap := graph.Mul(graph.Sub(graph.StopGradient(in.LogProbs), in.OldLogProbs), in.Mask)
+		gap := graph.Mul(graph.Sub(graph.StopGradient(in.LogProbs), in.SamplingLogProbs), in.Mask)
 		far := graph.LogicalOr(graph.LessThan(gap, graph.Scalar(gap.Graph(), gap.DType(), -0.22314355)), // log 0.8
 			graph.GreaterThan(gap, graph.Scalar(gap.Graph(), gap.DType(), 0.22314355))) // log 1.25
 		return loss, append(metrics,
-			TinyMetric{Name: "mismatch_max", Value: graph.ReduceAllMax(graph.Abs(gap))},
-			TinyMetric{Name: "mismatch_out", Value: MaskedMean(graph.ConvertDType(far, gap.DType()), in.Mask)})
+			Metric{Name: "mismatch_max", Value: graph.ReduceAllMax(graph.Abs(gap))},
+			Metric{Name: "mismatch_out", Value: MaskedMean(graph.ConvertDType(far, gap.DType()), in.Mask)})
 	}
 }
 
@@ -378,20 +349,20 @@ func ProxLogProbs(agent *TinyAgent) TinyInput {
 // mean of log π_prox − log π_behav over real tokens (how far behind the sampler was).
 //
 // Defined in ch13_rollouts.ipynb, "13.4 Corrections".
-func Decoupled(base TinyLoss, is ISConfig) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func Decoupled(base LossFn, is ISConfig) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		prox, ok := in.Named[ProxInput]
 		if !ok {
 			prox = in.LogProbs
 		}
 		prox = graph.StopGradient(prox)
-		w := ImportanceWeights(prox, in.OldLogProbs, in.Mask, in.Episode, is)
-		gap := MaskedMean(graph.Sub(prox, in.OldLogProbs), in.Mask)
+		w := ImportanceWeights(prox, in.SamplingLogProbs, in.Mask, in.Episode, is)
+		gap := MaskedMean(graph.Sub(prox, in.SamplingLogProbs), in.Mask)
 		zero := graph.ConvertDType(graph.Equal(w, graph.ZerosLike(w)), w.DType())
-		in.OldLogProbs, in.Advantages = prox, graph.Mul(graph.StopGradient(in.Advantages), w)
+		in.SamplingLogProbs, in.Advantages = prox, graph.Mul(graph.StopGradient(in.Advantages), w)
 		loss, metrics := base(in)
-		return loss, append(metrics, TinyMetric{Name: "is_weight", Value: MaskedMean(w, in.Mask)},
-			TinyMetric{Name: "is_zero", Value: MaskedMean(zero, in.Mask)},
-			TinyMetric{Name: "behav_gap", Value: gap})
+		return loss, append(metrics, Metric{Name: "is_weight", Value: MaskedMean(w, in.Mask)},
+			Metric{Name: "is_zero", Value: MaskedMean(zero, in.Mask)},
+			Metric{Name: "behav_gap", Value: gap})
 	}
 }

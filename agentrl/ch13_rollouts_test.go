@@ -61,14 +61,14 @@ func TestDecoupled(t *testing.T) {
 	}
 	adv := [][]float32{{1, 1}, {-1, -1}, {2, 2}, {0, 0}}
 	// base is the mean over real tokens of ratio·A, so the loss shows both substitutions.
-	base := func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
-		ratio := graph.Exp(graph.Sub(in.LogProbs, in.OldLogProbs))
+	base := func(in LossInputs) (*graph.Node, []Metric) {
+		ratio := graph.Exp(graph.Sub(in.LogProbs, in.SamplingLogProbs))
 		return MaskedMean(graph.Mul(ratio, in.Advantages), in.Mask), nil
 	}
 	loss := Decoupled(base, ISConfig{Truncate: 2})
 	run := func(named bool) []float64 {
 		res := graph.MustExecOnceN(be, func(inputs []*graph.Node) []*graph.Node {
-			in := TinyLossInputs{LogProbs: graph.AddScalar(inputs[0], 0.1), OldLogProbs: inputs[1], Mask: inputs[2],
+			in := LossInputs{LogProbs: graph.AddScalar(inputs[0], 0.1), SamplingLogProbs: inputs[1], Mask: inputs[2],
 				Episode: inputs[3], Advantages: inputs[4], Named: map[string]*graph.Node{}}
 			if !named {
 				in.LogProbs = inputs[0]
@@ -118,9 +118,9 @@ func TestWithMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := graph.MustExecOnceN(be, func(lp, old, mask *graph.Node) []*graph.Node {
-		loss, metrics := WithMismatch(func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+		loss, metrics := WithMismatch(func(in LossInputs) (*graph.Node, []Metric) {
 			return graph.ReduceAllSum(in.LogProbs), nil
-		})(TinyLossInputs{LogProbs: lp, OldLogProbs: old, Mask: mask})
+		})(LossInputs{LogProbs: lp, SamplingLogProbs: old, Mask: mask})
 		return []*graph.Node{loss, metrics[0].Value, metrics[1].Value}
 	}, isExample.prox, isExample.behav, isExample.mask)
 	// |Δ| per real token: 0.8, 0, 0.5, 0, 0, 1.8 (the padding row's 9s are masked); three of six

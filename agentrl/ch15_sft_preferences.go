@@ -22,13 +22,13 @@ func SFTLoss(logProbs, mask *graph.Node) *graph.Node {
 	return graph.Neg(MaskedMean(logProbs, mask))
 }
 
-// SFT is SFTLoss as a TinyLoss: behaviour cloning of every call token of the batch's episodes,
+// SFT is SFTLoss as a LossFn: behaviour cloning of every call token of the batch's episodes,
 // whose mask already leaves out the prompts. It ignores the advantages: which episodes it trains
 // on is the whole choice (AsDemonstrations, KeepSolved).
 //
 // Defined in ch15_sft_preferences.ipynb, "15.2 The SFT loss and its mask".
-func SFT() TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func SFT() LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		return SFTLoss(in.LogProbs, in.Mask), nil
 	}
 }
@@ -187,16 +187,16 @@ func PreferenceLoss(chosen, rejected, valid *graph.Node, cfg PreferenceConfig) *
 	return MaskedMean(per, valid)
 }
 
-// DPO is PreferenceLoss as a TinyLoss over episodes in pairs (PreferencePairs): episode 2k is
+// DPO is PreferenceLoss as a LossFn over episodes in pairs (PreferencePairs): episode 2k is
 // chosen and 2k+1 rejected, each scored by the sum over its call tokens of log π_θ − log π_ref.
-// The trainer's Reference must be the policy before preference training, and Minibatches at most
-// 1 (a shuffle would split pairs). Metrics over the pairs: reward_chosen and reward_rejected, the
+// The trainer's Reference must be the policy before preference training, and its fit must not cut
+// the batch into minibatches (a shuffle would split pairs). Metrics over the pairs: reward_chosen and reward_rejected, the
 // mean implicit rewards β·log π_θ/π_ref; accuracy, the fraction whose chosen answer has the
 // larger one; logp_chosen and logp_rejected, the mean log-likelihoods of whole episodes.
 //
 // Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
-func DPO(cfg PreferenceConfig) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func DPO(cfg PreferenceConfig) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		e := in.Episode.Shape().Dimensions[1]
 		if e%2 != 0 {
 			panic(fmt.Sprintf("dpo: %d episode slots cannot hold pairs", e))
@@ -216,7 +216,7 @@ func DPO(cfg PreferenceConfig) TinyLoss {
 		rows := graph.Reshape(graph.ReduceSum(in.Episode, 0), e/2, 2) // rows of each episode
 		valid := graph.ConvertDType(graph.GreaterThan(graph.ReduceSum(rows, 1), graph.ScalarZero(g, rows.DType())), rows.DType())
 		right := graph.ConvertDType(graph.GreaterThan(chosen, rejected), valid.DType())
-		return PreferenceLoss(chosen, rejected, valid, cfg), []TinyMetric{
+		return PreferenceLoss(chosen, rejected, valid, cfg), []Metric{
 			{Name: "reward_chosen", Value: MaskedMean(graph.MulScalar(chosen, cfg.Beta), valid)},
 			{Name: "reward_rejected", Value: MaskedMean(graph.MulScalar(rejected, cfg.Beta), valid)},
 			{Name: "accuracy", Value: MaskedMean(right, valid)},

@@ -77,7 +77,7 @@ func TestDPO(t *testing.T) {
 			}
 		}
 		res := graph.MustExecOnceN(be, func(in []*graph.Node) []*graph.Node {
-			l, metrics := DPO(PreferenceConfig{Beta: 0.1})(TinyLossInputs{LogProbs: in[0], RefLogProbs: in[1], Mask: in[2], Episode: in[3]})
+			l, metrics := DPO(PreferenceConfig{Beta: 0.1})(LossInputs{LogProbs: in[0], RefLogProbs: in[1], Mask: in[2], Episode: in[3]})
 			out := []*graph.Node{l}
 			for _, m := range metrics {
 				out = append(out, m.Value)

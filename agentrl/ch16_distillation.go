@@ -39,12 +39,12 @@ func ReverseKLAdvantage(student, teacher, mask *graph.Node) *graph.Node {
 // mean of log π_S − log π_T over real tokens, the sampled estimate of the per-token reverse KL.
 //
 // Defined in ch16_distillation.ipynb, "16.2 The teacher scores, the student learns".
-func WithDistillation(base TinyLoss, coef float64) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
-		reward := ReverseKLAdvantage(in.OldLogProbs, in.Input(TeacherInput), in.Mask)
+func WithDistillation(base LossFn, coef float64) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
+		reward := ReverseKLAdvantage(in.SamplingLogProbs, in.Input(TeacherInput), in.Mask)
 		in.Advantages = graph.Add(graph.StopGradient(in.Advantages), graph.MulScalar(reward, coef))
 		loss, metrics := base(in)
-		return loss, append(metrics, TinyMetric{Name: "reverse_kl", Value: graph.Neg(MaskedMean(reward, in.Mask))})
+		return loss, append(metrics, Metric{Name: "reverse_kl", Value: graph.Neg(MaskedMean(reward, in.Mask))})
 	}
 }
 

@@ -40,7 +40,7 @@ func TestWithDistillation(t *testing.T) {
 	}
 	adv := [][]float32{{1, 1, 1}, {0, 0, 5}}
 	res := graph.MustExecOnceN(be, func(in []*graph.Node) []*graph.Node {
-		loss, metrics := WithDistillation(PGLoss(0), 0.5)(TinyLossInputs{LogProbs: in[0], OldLogProbs: in[0],
+		loss, metrics := WithDistillation(PGLoss(0), 0.5)(LossInputs{LogProbs: in[0], SamplingLogProbs: in[0],
 			Advantages: in[2], Mask: in[3], Entropy: graph.ZerosLike(in[0]), Named: map[string]*graph.Node{TeacherInput: in[1]}})
 		out := []*graph.Node{loss}
 		for _, m := range metrics {

@@ -3,11 +3,11 @@
 package agentrl
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/gomlx/gomlx/core/graph"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -19,15 +19,15 @@ import (
 // a second time for the metric, which makes a training step slower by about one backward pass.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
-func WithGradNorm(base TinyLoss) TinyLoss {
-	return func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+func WithGradNorm(base LossFn) LossFn {
+	return func(in LossInputs) (*graph.Node, []Metric) {
 		loss, metrics := base(in)
 		g := loss.Graph()
 		sq := graph.Scalar(g, loss.DType(), 0)
 		for _, grad := range mlmodel.GetStore(g).RootScope().BuildTrainableVariablesGradientsGraph(loss) {
 			sq = graph.Add(sq, graph.ReduceAllSum(graph.Square(graph.StopGradient(grad))))
 		}
-		return loss, append(metrics, TinyMetric{Name: "grad_norm", Value: graph.Sqrt(sq)})
+		return loss, append(metrics, Metric{Name: "grad_norm", Value: graph.Sqrt(sq)})
 	}
 }
 
@@ -40,32 +40,27 @@ func WithGradNorm(base TinyLoss) TinyLoss {
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
 func RecordRun(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
-	base := t.Cfg.Advantage
-	defer func() { t.Cfg.Advantage = base }()
-	var eps []*TinyEpisode
-	uniform, groups := 0, 0
-	t.Cfg.Advantage = func(gs [][]*TinyEpisode) {
-		base(gs)
-		for _, g := range gs {
+	var logs []TinyStepLog
+	for range updates {
+		u, err := t.Update()
+		var eps []*TinyEpisode
+		uniform := 0
+		for _, g := range u.Groups {
 			eps = append(eps, g...)
-			groups++
-			if uniformGroup(g) {
+			if SameReturns(g) {
 				uniform++
 			}
 		}
-	}
-	var logs []TinyStepLog
-	for range updates {
-		eps, uniform, groups = nil, 0, 0
-		log, err := t.Step()
+		log := u.Log
 		if log.Metrics == nil {
 			log.Metrics = map[string]float64{}
 		}
 		log.Metrics["hack_gap"] = MonitorHacks(eps).Gap()
-		log.Metrics["zero_var"] = float64(uniform) / float64(max(groups, 1))
-		if err != nil && strings.Contains(err.Error(), "the loss is ") {
+		log.Metrics["zero_var"] = float64(uniform) / float64(max(len(u.Groups), 1))
+		var bad NonFiniteLoss
+		if errors.As(err, &bad) {
 			log.Loss = math.NaN()
-			if strings.Contains(err.Error(), "the loss is +Inf") || strings.Contains(err.Error(), "the loss is -Inf") {
+			if math.IsInf(bad.Loss, 0) {
 				log.Loss = math.Inf(1)
 			}
 			return append(logs, log), nil
@@ -76,18 +71,6 @@ func RecordRun(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
 		logs = append(logs, log)
 	}
 	return logs, nil
-}
-
-// uniformGroup says whether every episode of a group got the same return.
-//
-// Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
-func uniformGroup(g []*TinyEpisode) bool {
-	for _, ep := range g {
-		if ep.Return != g[0].Return {
-			return false
-		}
-	}
-	return true
 }
 
 // dashSeries is one line of a dashboard panel: a name and how to read it off a log (ok false:

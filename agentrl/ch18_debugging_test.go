@@ -161,11 +161,11 @@ func TestWithGradNorm(t *testing.T) {
 	}
 	exec, err := mlmodel.NewExec(be, store, func(_ *mlmodel.Scope, x *graph.Node) []*graph.Node {
 		w := store.GetVariable("/w").ValueGraph(x.Graph())
-		base := func(TinyLossInputs) (*graph.Node, []TinyMetric) {
+		base := func(LossInputs) (*graph.Node, []Metric) {
 			loss := graph.ReduceAllSum(graph.Mul(w, x))
-			return loss, []TinyMetric{{Name: "base", Value: loss}}
+			return loss, []Metric{{Name: "base", Value: loss}}
 		}
-		loss, metrics := WithGradNorm(base)(TinyLossInputs{})
+		loss, metrics := WithGradNorm(base)(LossInputs{})
 		if len(metrics) != 2 || metrics[0].Name != "base" || metrics[1].Name != "grad_norm" {
 			t.Errorf("metrics %v, want base's then grad_norm", metrics)
 		}
@@ -228,7 +228,7 @@ func TestRecordRun(t *testing.T) {
 	if tr.Cfg.Advantage == nil || reflect.ValueOf(tr.Cfg.Advantage).Pointer() != reflect.ValueOf(TinyAdvantage(base)).Pointer() {
 		t.Error("RecordRun did not give the trainer its advantage function back")
 	}
-	cfg.Loss = func(in TinyLossInputs) (*graph.Node, []TinyMetric) {
+	cfg.Loss = func(in LossInputs) (*graph.Node, []Metric) {
 		loss, _ := PGLoss(0)(in)
 		return graph.Add(loss, graph.Log(graph.Neg(graph.OnesLike(loss)))), nil // log(−1)
 	}

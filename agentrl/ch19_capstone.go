@@ -5,6 +5,7 @@ package agentrl
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -74,33 +75,16 @@ type CapstoneResult struct {
 // BatchLog is the log of gradient steps on a batch the trainer did not sample itself
 // (demonstrations, preference pairs), in the shape of an update's log (TinyStepLog) so that the
 // dashboard and Diagnose read it: step; the outcome and length statistics of eps, the episodes
-// the batch was drawn from; kept, the episodes that entered the loss; and what fit reported.
+// the batch was drawn from (TinyTally, as an update counts its own); kept, the episodes that
+// entered the loss; and what fit reported.
 //
 // Defined in ch19_capstone.ipynb, "19.2 The pipeline, stage by stage".
 func BatchLog(step int, eps []*TinyEpisode, kept int, fit TinyFit) TinyStepLog {
-	l := TinyStepLog{Step: step, Episodes: len(eps), Kept: kept, Passes: fit.Passes, Rounds: 1,
-		Loss: fit.Loss, Entropy: fit.Entropy, Metrics: map[string]float64{}}
-	for k, v := range fit.Metrics {
-		l.Metrics[k] = v
-	}
-	calls := 0
-	for _, ep := range eps {
-		l.Reward, l.Calls, l.Tokens = l.Reward+ep.Return, l.Calls+float64(len(ep.Calls)), l.Tokens+float64(ep.Tokens())
-		if ep.Solved {
-			l.Solved++
-		}
-		for _, c := range ep.Calls {
-			calls++
-			if c.Err != nil {
-				l.Malformed++
-			} else if c.Action.Tool == gym.ToolTest {
-				l.Tests++
-			}
-		}
-	}
-	n := float64(max(len(eps), 1))
-	l.Solved, l.Reward, l.Calls, l.Tokens, l.Tests = l.Solved/n, l.Reward/n, l.Calls/n, l.Tokens/n, l.Tests/n
-	l.Malformed /= float64(max(calls, 1))
+	var tally TinyTally
+	tally.Add(eps...)
+	l := tally.Log(step)
+	l.Kept, l.Passes, l.Rounds, l.Loss, l.Entropy = kept, fit.Passes, 1, fit.Loss, fit.Entropy
+	maps.Copy(l.Metrics, fit.Metrics)
 	return l
 }
 
@@ -118,7 +102,7 @@ func CapstoneSFT(pool *sandbox.Pool, train []*gym.Task, a *TinyAgent, demos []*T
 	t, err := NewTinyTrainer(a, pool, TinyTrainConfig{Tasks: train, Env: cfg.Recipe.Env(),
 		Groups: 8, GroupSize: 8, // with FixedShape: room for the 64 episodes a minibatch may hold
 		LR: cfg.Recipe.LR, Advantage: GroupBaseline(false), Loss: WithGradNorm(SFT()),
-		Minibatches: max(1, len(demos)/32), FixedShape: true, Seed: seed})
+		Fit: Passes(1, max(1, len(demos)/32), nil), FixedShape: true, Seed: seed})
 	if err != nil {
 		return nil, err
 	}

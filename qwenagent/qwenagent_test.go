@@ -434,3 +434,70 @@ func TestReadRounds(t *testing.T) {
 		t.Errorf("a broken second line: %v", err)
 	}
 }
+
+// TestSharedLossWrapper checks that the update is built from TinyAgent's loss functions: the
+// default reports PPOLoss's metrics, and Chapter 13's WithMismatch wrapper measures the gap between
+// the trainer's log-probs and the sampling ones it is given: none when they are the trainer's own,
+// 0.5 on every token when they are shifted by 0.5 (all outside the [0.8, 1.25] band). A loss that
+// reads the entropy this trainer does not compute is an error, not a crash.
+func TestSharedLossWrapper(t *testing.T) {
+	a, _ := tinyAgent(t)
+	eps := group(t, a)
+	trs := []agentrl.Trajectory{eps[0].Trajectory, eps[1].Trajectory, eps[2].Trajectory}
+	own, err := newTrainer(t, a).LogProbs(trs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// sampled returns the trajectories with own+shift as their agent tokens' sampling log-probs.
+	sampled := func(shift float32) []agentrl.Trajectory {
+		out := make([]agentrl.Trajectory, len(trs))
+		for i, tr := range trs {
+			out[i], out[i].Segments = tr, slices.Clone(tr.Segments)
+			next := 0
+			for s, seg := range out[i].Segments {
+				if seg.Role != agentrl.RoleAgent {
+					continue
+				}
+				lps := make([]float32, len(seg.IDs))
+				for j := range lps {
+					lps[j], next = own[i][next]+shift, next+1
+				}
+				out[i].Segments[s].LogProbs = lps
+			}
+		}
+		return out
+	}
+	adv := []float64{1, -0.5, -0.5}
+	def, err := newTrainer(t, a).UpdateWith(sampled(0), adv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := def.Metrics["clip_frac"]; !ok || math.Abs(def.Metrics["approx_kl"]) > 1e-5 {
+		t.Errorf("default loss's metrics %v: want PPOLoss's, with no KL before the step", def.Metrics)
+	}
+	for _, c := range []struct {
+		shift            float32
+		wantMax, wantOut float64
+	}{{0, 0, 0}, {0.5, 0.5, 1}} {
+		b, _ := tinyAgent(t) // the same weights, untouched by the updates above
+		tr, err := NewTrainer(b.Model, TrainOptions{LR: 1e-2, Clip: 0.2,
+			Loss: agentrl.WithMismatch(agentrl.PPOLoss(agentrl.PPOConfig{ClipLow: 0.2, ClipHigh: 0.2}))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := tr.UpdateWith(sampled(c.shift), adv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(s.Metrics["mismatch_max"]-c.wantMax) > 1e-4 || s.Metrics["mismatch_out"] != c.wantOut {
+			t.Errorf("shift %g: mismatch_max %g, mismatch_out %g; want %g and %g", c.shift, s.Metrics["mismatch_max"], s.Metrics["mismatch_out"], c.wantMax, c.wantOut)
+		}
+	}
+	tr, err := NewTrainer(a.Model, TrainOptions{LR: 1e-2, Clip: 0.2, Loss: agentrl.WithEntropyBonus(agentrl.PGLoss(0), 0.01)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.UpdateWith(sampled(0), adv); err == nil {
+		t.Error("a loss that reads the entropy: no error")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -22,6 +23,14 @@ type TrainOptions struct {
 	// tokens its gradient dominates a small model's step, and an agent's format is learned in the
 	// layers.
 	TrainEmbeddings bool
+	// Loss is the loss of an update, built from the same functions and wrappers as TinyAgent's
+	// (agentrl.LossFn: agentrl.PPOLoss, agentrl.WithMismatch, the GRPO family, ...). Nil is
+	// agentrl.PPOLoss with the clip range Clip on both sides. It sees one row per episode: its
+	// agent tokens' log-probs under the weights being trained (LogProbs) and as sampled
+	// (SamplingLogProbs), its advantage on every token, the mask, and Episode as the identity;
+	// RefLogProbs are zeros (no reference policy), and Entropy is not computed (nil): a loss that
+	// reads it fails to build, with an error.
+	Loss agentrl.LossFn
 }
 
 // DefaultTrainOptions are the settings of the course's runs.
@@ -34,6 +43,7 @@ type Trainer struct {
 	Updates int // updates applied so far (restored with the checkpoint)
 	step    *mlmodel.Exec
 	score   *mlmodel.Exec
+	metrics []string // the loss's metric names, in the order step returns them after the loss and log-probs
 	// autocast is m's autocast when the trainer was made: its graphs are built with it.
 	autocast dtypes.DType
 }
@@ -48,17 +58,29 @@ func NewTrainer(m *model.Model, o TrainOptions) (*Trainer, error) {
 		return nil, fmt.Errorf("qwenagent: learning rate (%g) and clip (%g) must be positive", o.LR, o.Clip)
 	}
 	m.Store.GetVariable(model.VariablePath("model.embed_tokens.weight")).SetTrainable(o.TrainEmbeddings)
+	loss := o.Loss
+	if loss == nil {
+		loss = agentrl.PPOLoss(agentrl.PPOConfig{ClipLow: o.Clip, ClipHigh: o.Clip})
+	}
 	t := &Trainer{Model: m, Opts: o, autocast: m.Autocast()}
 	opt := optimizer.Adam().LearningRate(o.LR).Done()
 	var err error
-	// in: ids [B,T], at, targets [B,K] int32; old, advantages, mask [B,K] float32.
-	t.step, err = mlmodel.NewExec(m.Backend(), m.Store, func(scope *mlmodel.Scope, in []*graph.Node) []*graph.Node {
-		g := in[0].Graph()
+	t.step, err = mlmodel.NewExec(m.Backend(), m.Store, func(scope *mlmodel.Scope, ids, at, targets, sampling, adv, mask *graph.Node) []*graph.Node {
+		g := ids.Graph()
 		m.Store.SetTraining(g, true) // weights as parameters, not constants: they change
-		lp := m.LogProbsAtGraph(in[0], in[1], in[2])
-		loss := agentrl.PPOPolicyLoss(lp, in[3], in[4], in[5], agentrl.PPOConfig{ClipLow: o.Clip, ClipHigh: o.Clip})
-		opt.UpdateGraph(scope, g, loss)
-		return []*graph.Node{loss, lp}
+		lp := m.LogProbsAtGraph(ids, at, targets)
+		rows := ids.Shape().Dimensions[0]
+		episode := graph.OneHot(graph.Iota(g, shapes.Make(dtypes.Int32, rows), 0), rows, lp.DType())
+		value, metrics := loss(agentrl.LossInputs{LogProbs: lp, SamplingLogProbs: sampling, RefLogProbs: graph.ZerosLike(lp),
+			Advantages: adv, Mask: mask, Episode: episode})
+		opt.UpdateGraph(scope, g, value)
+		t.metrics = t.metrics[:0]
+		out := []*graph.Node{value, lp}
+		for _, mt := range metrics {
+			t.metrics = append(t.metrics, mt.Name)
+			out = append(out, mt.Value)
+		}
+		return out
 	})
 	if err != nil {
 		return nil, err
@@ -77,13 +99,13 @@ func NewTrainer(m *model.Model, o TrainOptions) (*Trainer, error) {
 
 // agentBatch lays trajectories out for LogProbsAtGraph: ids [B,T] right-padded, and for every
 // agent token of a row the position that predicts it (at), the token (target), its recorded
-// log-probability (old) and 1 in mask; T and K are rounded up to multiples of 64 and 16 so that
+// log-probability (sampling) and 1 in mask; T and K are rounded up to multiples of 64 and 16 so that
 // a few compiled shapes serve a whole run.
 type agentBatch struct {
-	rows, t, k       int
-	ids, at, targets []int32
-	old, adv, mask   []float32
-	counts           []int // agent tokens of each row
+	rows, t, k          int
+	ids, at, targets    []int32
+	sampling, adv, mask []float32
+	counts              []int // agent tokens of each row
 }
 
 func roundUp(n, m int) int { return max(m, (n+m-1)/m*m) }
@@ -105,7 +127,7 @@ func newAgentBatch(trs []agentrl.Trajectory, adv []float64) (*agentBatch, error)
 	b.t, b.k = roundUp(b.t, 64), roundUp(b.k, 16)
 	b.ids = make([]int32, b.rows*b.t)
 	b.at, b.targets = make([]int32, b.rows*b.k), make([]int32, b.rows*b.k)
-	b.old, b.adv, b.mask = make([]float32, b.rows*b.k), make([]float32, b.rows*b.k), make([]float32, b.rows*b.k)
+	b.sampling, b.adv, b.mask = make([]float32, b.rows*b.k), make([]float32, b.rows*b.k), make([]float32, b.rows*b.k)
 	for i, f := range flats {
 		copy(b.ids[i*b.t:], f.IDs)
 		k := i * b.k
@@ -113,7 +135,7 @@ func newAgentBatch(trs []agentrl.Trajectory, adv []float64) (*agentBatch, error)
 			if f.Mask[j] == 0 {
 				continue
 			}
-			b.at[k], b.targets[k], b.old[k], b.mask[k] = int32(j-1), f.IDs[j], f.OldLogProbs[j], 1
+			b.at[k], b.targets[k], b.sampling[k], b.mask[k] = int32(j-1), f.IDs[j], f.SamplingLogProbs[j], 1
 			if adv != nil {
 				b.adv[k] = float32(adv[i])
 			}
@@ -162,9 +184,10 @@ func (t *Trainer) LogProbs(trs []agentrl.Trajectory) ([][]float32, error) {
 // Step is what one update reports.
 type Step struct {
 	Loss        float64
-	Advantages  []float64   // per episode
-	AgentTokens int         // tokens the loss counted
-	Before      [][]float32 // each episode's agent-token log-probs under the weights before the update
+	Metrics     map[string]float64 // the loss's metrics (PPOLoss: clip_frac, approx_kl, ...), before the step
+	Advantages  []float64          // per episode
+	AgentTokens int                // tokens the loss counted
+	Before      [][]float32        // each episode's agent-token log-probs under the weights before the update
 }
 
 // Update applies one GRPO-family step to a group of episodes of one task: group-relative
@@ -202,18 +225,23 @@ func (t *Trainer) UpdateWith(trs []agentrl.Trajectory, adv []float64) (Step, err
 			return Step{}, err
 		}
 		for i, row := range cur {
-			copy(b.old[i*b.k:], row)
+			copy(b.sampling[i*b.k:], row)
 		}
 	}
-	out, err := t.step.Call(b.tensor32(b.ids, b.t), b.tensor32(b.at, b.k), b.tensor32(b.targets, b.k),
-		b.tensorF(b.old), b.tensorF(b.adv), b.tensorF(b.mask))
+	out, err := t.call(b)
 	if err != nil {
 		return Step{}, err
 	}
-	defer out[0].FinalizeAll()
-	defer out[1].FinalizeAll()
+	defer func() {
+		for _, o := range out {
+			o.FinalizeAll()
+		}
+	}()
 	t.Updates++
-	s := Step{Loss: float64(tensors.ToScalar[float32](out[0])), Advantages: adv, Before: b.split(out[1])}
+	s := Step{Loss: float64(tensors.ToScalar[float32](out[0])), Metrics: map[string]float64{}, Advantages: adv, Before: b.split(out[1])}
+	for k, name := range t.metrics {
+		s.Metrics[name] = float64(tensors.ToScalar[float32](out[2+k]))
+	}
 	for _, c := range b.counts {
 		s.AgentTokens += c
 	}
@@ -221,6 +249,18 @@ func (t *Trainer) UpdateWith(trs []agentrl.Trajectory, adv []float64) (Step, err
 }
 
 // sameAutocast refuses to run after the model's autocast setting changed under the trainer.
+// call runs the update's graph on b. GoMLX reports a graph it cannot build (a loss that reads
+// the Entropy this trainer does not compute) by panicking; call returns it as an error.
+func (t *Trainer) call(b *agentBatch) (out []*tensors.Tensor, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("qwenagent: building the update: %v", r)
+		}
+	}()
+	return t.step.Call(b.tensor32(b.ids, b.t), b.tensor32(b.at, b.k), b.tensor32(b.targets, b.k),
+		b.tensorF(b.sampling), b.tensorF(b.adv), b.tensorF(b.mask))
+}
+
 func (t *Trainer) sameAutocast() error {
 	if now := t.Model.Autocast(); now != t.autocast {
 		return fmt.Errorf("qwenagent: the model's autocast changed from %s to %s after NewTrainer; make a new trainer", t.autocast, now)
