@@ -3,14 +3,13 @@
 package agentrl
 
 import (
-	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 
 	"github.com/agenticrl/course/backend"
+	"github.com/agenticrl/course/checkpoint"
 	"github.com/agenticrl/course/dotgrad"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/tinyrt"
@@ -1049,70 +1048,71 @@ func (a *TinyAgent) LogProbs(samples []TinySample) ([][]float64, error) {
 	return out, nil
 }
 
-// tinyFile is the on-disk form of a TinyAgent: its config, vocabulary and weights by name.
+// tinyMeta is what a TinyAgent checkpoint records besides the weights: the configuration and the
+// vocabulary, token by token.
 //
 // Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
-type tinyFile struct {
-	Config  TinyAgentConfig
-	Vocab   []string
-	Names   []string
-	Weights [][]float32
+type tinyMeta struct {
+	Config TinyAgentConfig
+	Vocab  []string
 }
 
-// Save writes the agent's config and weights to path (a gob file), so a later notebook cell or
-// program can load the same agent.
+// Save writes the agent as a checkpoint folder (package checkpoint, the one format in which the
+// course saves what it trains): the weights in model.safetensors under the names PyTorch's
+// reference reads (tok_emb, layer0/qkv, ...; matrices [in, out]), the configuration and the
+// vocabulary in checkpoint.json. A later notebook cell or program loads the same agent.
 //
 // Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
-func (a *TinyAgent) Save(path string) error {
-	names, _ := a.Config.tinyShapes()
-	f := tinyFile{Config: a.Config, Vocab: a.Config.vocab(), Names: names}
-	for _, name := range names {
-		t, err := a.Store.GetVariable("/tiny/" + name).Value()
-		if err != nil {
-			return fmt.Errorf("tinyagent: save %s: %w", name, err)
-		}
-		f.Weights = append(f.Weights, tensors.MustCopyFlatData[float32](t))
-	}
-	out, err := os.Create(path)
+func (a *TinyAgent) Save(dir string) error {
+	w, err := checkpoint.Create(dir)
 	if err != nil {
 		return fmt.Errorf("tinyagent: save: %w", err)
 	}
-	if err := gob.NewEncoder(out).Encode(f); err != nil {
-		out.Close()
-		return fmt.Errorf("tinyagent: save %s: %w", path, err)
+	defer w.Abort()
+	names, _ := a.Config.tinyShapes()
+	var weights []checkpoint.Value
+	for _, name := range names {
+		v := a.Store.GetVariable("/tiny/" + name)
+		t, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("tinyagent: save %s: %w", name, err)
+		}
+		val, err := checkpoint.ValueOf(v.Path(), name, t)
+		if err != nil {
+			return fmt.Errorf("tinyagent: save: %w", err)
+		}
+		val.Trainable, val.Weight = v.Trainable, true
+		weights = append(weights, val)
 	}
-	return out.Close()
+	if err := w.Write(checkpoint.ModelFile, weights); err != nil {
+		return fmt.Errorf("tinyagent: save: %w", err)
+	}
+	return w.Commit(0, tinyMeta{a.Config, a.Config.vocab()})
 }
 
-// LoadTinyAgent reads an agent written by Save. It refuses a file written for another
-// vocabulary: token ids would silently mean other tokens.
+// LoadTinyAgent reads an agent written by Save. It refuses a checkpoint written for another
+// vocabulary (token ids would silently mean other tokens) or whose weights do not fit its
+// configuration.
 //
 // Defined in ch03_lm_policies.ipynb, "3.9 Saving the agent, and the untrained baseline".
-func LoadTinyAgent(path string) (*TinyAgent, error) {
-	in, err := os.Open(path)
+func LoadTinyAgent(dir string) (*TinyAgent, error) {
+	ck, err := checkpoint.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("tinyagent: load: %w", err)
 	}
-	defer in.Close()
-	var f tinyFile
-	if err := gob.NewDecoder(in).Decode(&f); err != nil {
-		return nil, fmt.Errorf("tinyagent: load %s: %w", path, err)
+	var m tinyMeta
+	if err := ck.DecodeMeta(&m); err != nil {
+		return nil, fmt.Errorf("tinyagent: load: %w", err)
 	}
-	if want := f.Config.vocab(); !slices.Equal(f.Vocab, want) {
-		return nil, fmt.Errorf("tinyagent: load %s: written for another vocabulary (%d tokens, this one has %d)", path, len(f.Vocab), len(want))
+	if want := m.Config.vocab(); !slices.Equal(m.Vocab, want) {
+		return nil, fmt.Errorf("tinyagent: load %s: written for another vocabulary (%d tokens, this one has %d)", dir, len(m.Vocab), len(want))
 	}
-	names, dims := f.Config.tinyShapes()
-	if !slices.Equal(names, f.Names) || len(f.Weights) != len(names) {
-		return nil, fmt.Errorf("tinyagent: load %s: weights do not match the config", path)
-	}
-	for i, d := range dims {
-		n := 1
-		for _, x := range d {
-			n *= x
-		}
-		if len(f.Weights[i]) != n {
-			return nil, fmt.Errorf("tinyagent: load %s: weight %s has %d values, want %d", path, names[i], len(f.Weights[i]), n)
+	names, dims := m.Config.tinyShapes()
+	weights := make([][]float32, len(names))
+	for i, name := range names {
+		if weights[i], err = ck.Float32("/tiny/"+name, dims[i]); err != nil {
+			return nil, fmt.Errorf("tinyagent: load: weights do not match the config: %w", err)
 		}
 	}
-	return newTinyAgent(f.Config, f.Weights)
+	return newTinyAgent(m.Config, weights)
 }

@@ -1,7 +1,7 @@
 package agentrl
 
 import (
-	"encoding/gob"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenticrl/course/checkpoint"
 	"github.com/agenticrl/course/gym"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -591,7 +592,7 @@ func TestSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "agent.gob")
+	path := filepath.Join(t.TempDir(), "agent")
 	if err := a.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -624,18 +625,37 @@ func TestSaveLoad(t *testing.T) {
 		t.Error("initial weights do not follow the seed")
 	}
 
-	// A file written for another vocabulary is refused.
-	bad := filepath.Join(t.TempDir(), "bad.gob")
-	f, err := os.Create(bad)
+	// A checkpoint written for another vocabulary, or whose weights do not fit its configuration,
+	// is refused with what is wrong.
+	bad := filepath.Join(t.TempDir(), "bad")
+	w, err := checkpoint.Create(bad)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := gob.NewEncoder(f).Encode(tinyFile{Config: cfg, Vocab: TinyVocab[:10]}); err != nil {
+	if err := w.Commit(0, tinyMeta{Config: cfg, Vocab: TinyVocab[:10]}); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
-	if _, err := LoadTinyAgent(bad); err == nil || !strings.Contains(err.Error(), "vocabulary") {
-		t.Errorf("loading a file of another vocabulary: %v", err)
+	if _, err := LoadTinyAgent(bad); err == nil || !strings.Contains(err.Error(), "another vocabulary (10 tokens") {
+		t.Errorf("loading a checkpoint of another vocabulary: %v", err)
+	}
+	manifest := filepath.Join(path, checkpoint.ManifestFile)
+	raw, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["meta"].(map[string]any)["Config"].(map[string]any)["Layers"] = a.Config.Layers + 1
+	if raw, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadTinyAgent(path); err == nil || !strings.Contains(err.Error(), "weights do not match the config") {
+		t.Errorf("loading weights for another number of layers: %v", err)
 	}
 }
 

@@ -60,7 +60,7 @@ func TestTinyTrainerResumesExactly(t *testing.T) {
 
 	first := newTrainer()
 	run(first, 1)
-	path := filepath.Join(t.TempDir(), "ck.gob")
+	path := filepath.Join(t.TempDir(), "ck")
 	if err := first.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestTrainerStepsAtItsOwnLearningRate(t *testing.T) {
 	x := twoEach(t, first.Agent, pool, tasks, env)
 	y := twoEach(t, first.Agent, pool, tasks[1:], env)
 	fit(first, x)
-	path := filepath.Join(t.TempDir(), "first.gob")
+	path := filepath.Join(t.TempDir(), "first")
 	if err := first.Save(path); err != nil {
 		t.Fatal(err)
 	}

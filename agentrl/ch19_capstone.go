@@ -34,7 +34,7 @@ type CapstoneConfig struct {
 	// EvalSeed is the evaluation's sampling stream, the same for every agent, so that the
 	// outcomes of two agents pair up episode by episode.
 	EvalSeed uint64
-	// Checkpoints, when set, is a folder where each seed's final agent is saved, final-seedN.gob.
+	// Checkpoints, when set, is where each seed's final agent is saved, as the checkpoint final-seedN.
 	Checkpoints string
 }
 
@@ -250,7 +250,7 @@ func RunCapstone(cfg CapstoneConfig, pool *sandbox.Pool, train, held []*gym.Task
 			return res, err
 		}
 		if cfg.Checkpoints != "" {
-			if err := final.Save(filepath.Join(cfg.Checkpoints, fmt.Sprintf("final-seed%d.gob", s))); err != nil {
+			if err := final.Save(filepath.Join(cfg.Checkpoints, fmt.Sprintf("final-seed%d", s))); err != nil {
 				return res, err
 			}
 		}

@@ -17,23 +17,24 @@ type testMeta struct {
 }
 
 // TestCheckpointRoundTrip: a store saved and restored into a fresh one holds the same variables,
-// values and trainable flags; the meta and step come back; a corrupt file is refused.
+// values (an int64 beyond float64's 53 bits included) and trainable flags; the meta and step
+// come back; a corrupt checkpoint.json is refused.
 func TestCheckpointRoundTrip(t *testing.T) {
 	store := mlmodel.NewStore()
 	w, err := store.CreateVariable("/m/w", tensors.FromFlatDataAndDimensions([]float32{1, 2, 3, 4, 5, 6}, 2, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.CreateVariable("/opt/step", tensors.FromFlatDataAndDimensions([]int64{7}, 1)); err != nil {
+	if _, err := store.CreateVariable("/opt/step", tensors.FromFlatDataAndDimensions([]int64{1<<60 + 7}, 1)); err != nil {
 		t.Fatal(err)
 	}
 	w.Trainable = true
-	path := filepath.Join(t.TempDir(), "ck.gob")
+	path := filepath.Join(t.TempDir(), "ck")
 	if err := SaveCheckpoint(path, store, 42, testMeta{"tiny", 64}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
-		t.Errorf("temporary file left behind: %v", err)
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".ck.*")); len(left) > 0 {
+		t.Errorf("staging folders left behind: %v", left)
 	}
 	var meta testMeta
 	ck, err := ReadCheckpoint(path, &meta)
@@ -58,7 +59,11 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if got := tensors.MustCopyFlatData[float32](v); !slices.Equal(got, []float32{1, 2, 3, 4, 5, 6}) {
 		t.Errorf("values %v", got)
 	}
-	if err := os.WriteFile(path, []byte("not a checkpoint"), 0o644); err != nil {
+	s, _ := fresh.GetVariable("/opt/step").Value()
+	if got := tensors.MustCopyFlatData[int64](s); !slices.Equal(got, []int64{1<<60 + 7}) {
+		t.Errorf("step counter %v", got)
+	}
+	if err := os.WriteFile(filepath.Join(path, "checkpoint.json"), []byte("not a checkpoint"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ReadCheckpoint(path, &meta); err == nil || !strings.Contains(err.Error(), path) {

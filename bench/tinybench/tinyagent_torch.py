@@ -20,6 +20,11 @@ holding the N times in milliseconds, until its input closes; so the Go side can 
 it in rounds.
 
 Usage: tinyagent_torch.py --dir DIR --threads N --max-logprob-diff X --max-grad-rel-diff Y [--bench]
+
+With --checkpoint CKPT --batch FILE it instead loads an agent that TinyAgent.Save wrote (the
+checkpoint folder: its configuration and vocabulary from checkpoint.json, its weights from
+model.safetensors, as they are), computes the log-probs of the batch in FILE (ids, at, targets,
+allowed) and prints them as one JSON line, for the Go side to compare.
 """
 
 import argparse
@@ -274,15 +279,41 @@ def blas_in_use():
     return f"unknown ({', '.join(sorted(libs)) or 'no BLAS library mapped'})", False, None
 
 
+def checkpoint_logprobs(ckpt, batch):
+    """Log-probs [B,A] of a batch under the agent saved in the checkpoint folder ckpt. Debian has
+    no python3-safetensors: model.safetensors is read by read_safetensors, with NumPy."""
+    with open(os.path.join(ckpt, "checkpoint.json")) as f:
+        manifest = json.load(f)
+    meta = manifest["meta"]
+    cfg = dict(meta["Config"], Vocab=len(meta["Vocab"]))
+    files = {v["file"] for v in manifest["variables"]}
+    if files != {"model.safetensors"}:
+        raise SystemExit(f"{ckpt}: weights in {sorted(files)}, expected model.safetensors alone")
+    model = TinyAgent(cfg)
+    model.load(read_safetensors(os.path.join(ckpt, "model.safetensors")))
+    b = read_safetensors(batch)
+    with torch.no_grad():
+        lp = model.log_probs(b["ids"].long(), b["at"].long(), b["targets"].long(), b["allowed"])
+    print(json.dumps({"torch": torch.__version__, "logprobs": lp.tolist()}), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--dir", required=True)
-    ap.add_argument("--threads", type=int, required=True)
+    ap.add_argument("--dir")
+    ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--max-logprob-diff", type=float, required=True)
-    ap.add_argument("--max-grad-rel-diff", type=float, required=True)
+    ap.add_argument("--max-logprob-diff", type=float)
+    ap.add_argument("--max-grad-rel-diff", type=float)
+    ap.add_argument("--checkpoint")
+    ap.add_argument("--batch")
     args = ap.parse_args()
+    if args.checkpoint:
+        torch.set_num_threads(args.threads)
+        checkpoint_logprobs(args.checkpoint, args.batch)
+        return
+    if args.dir is None or args.max_logprob_diff is None or args.max_grad_rel_diff is None:
+        ap.error("--dir, --max-logprob-diff and --max-grad-rel-diff are required (or --checkpoint and --batch)")
 
     torch.set_num_threads(args.threads)
     blas, blas_ok, openblas = blas_in_use()

@@ -43,7 +43,7 @@ func parseCapstoneFlags(args []string) (*capstoneFlags, error) {
 	fs.Float64Var(&c.Recipe.LR, "sft-lr", c.Recipe.LR, "Adam's learning rate for SFT")
 	fs.IntVar(&c.EvalReps, "eval-reps", c.EvalReps, "evaluation episodes per held-out task and agent")
 	fs.Uint64Var(&c.EvalSeed, "eval-seed", c.EvalSeed, "the evaluation's sampling stream (the same for every agent)")
-	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and the final agents, final-seedN.gob (default runs/capstone-seedN, N the first seed)")
+	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and the final agents, checkpoint folders final-seedN (default runs/capstone-seedN, N the first seed)")
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
 	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
@@ -146,7 +146,7 @@ func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
 	fmt.Fprintf(out, "capstone: seeds %d to %d, %d held-out tasks × %d evaluation episodes per agent: %.1f s\n\n",
 		f.cfg.FirstSeed, f.cfg.FirstSeed+f.cfg.Seeds-1, len(held), f.cfg.EvalReps, time.Since(start).Seconds())
 	printCapstone(out, res)
-	fmt.Fprintf(out, "\nrun folder: %s (run.json, metrics.jsonl, final-seedN.gob)\n", f.out)
+	fmt.Fprintf(out, "\nrun folder: %s (run.json, metrics.jsonl, final-seedN/)\n", f.out)
 	return nil
 }
 

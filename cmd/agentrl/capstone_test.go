@@ -85,7 +85,7 @@ func TestTrainCapstone(t *testing.T) {
 	if stages["sft"] != 2 || stages["preference"] != 2 || agents["untrained"] != 1 || agents["sft"] != 1 || agents["final"] != 1 {
 		t.Errorf("metrics.jsonl: steps per stage %v, agents %v", stages, agents)
 	}
-	if _, err := agentrl.LoadTinyAgent(filepath.Join(dir, "final-seed1.gob")); err != nil {
+	if _, err := agentrl.LoadTinyAgent(filepath.Join(dir, "final-seed1")); err != nil {
 		t.Errorf("final agent: %v", err)
 	}
 	// A second run into the same folder is refused: it would mix two runs' metrics.

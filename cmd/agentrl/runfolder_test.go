@@ -27,8 +27,8 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // A trainer refuses a folder that holds anything it did not write itself, leaves it as it was and
 // names what is there; -resume continues only a run of its own kind.
 func TestRunFolderRefusesOthersFiles(t *testing.T) {
-	tinyRun := map[string]string{"run.json": `{"Kind": "tinyagent", "Seed": 1}`, "metrics.jsonl": "{}\n", "checkpoint.gob": "x"}
-	legacyTiny := map[string]string{"run.json": `{"Recipe": {}, "Seed": 1}`, "metrics.jsonl": "{}\n", "checkpoint.gob": "x"}
+	tinyRun := map[string]string{"run.json": `{"Kind": "tinyagent", "Seed": 1}`, "metrics.jsonl": "{}\n", "checkpoint": "x"}
+	legacyTiny := map[string]string{"run.json": `{"Recipe": {}, "Seed": 1}`, "metrics.jsonl": "{}\n", "checkpoint": "x"}
 	for _, c := range []struct {
 		name   string
 		files  map[string]string
@@ -37,19 +37,19 @@ func TestRunFolderRefusesOthersFiles(t *testing.T) {
 		resume bool
 		want   string // "" when the folder is taken
 	}{
-		{"notes", map[string]string{"notes.txt": "mine"}, kindTinyAgent, "checkpoint.gob", false, "(notes.txt)"},
-		{"a run.json of no run", map[string]string{"run.json": `{"name": "x"}`, "metrics.jsonl": "a\n"}, kindTinyAgent, "checkpoint.gob", false, "metrics.jsonl, run.json"},
+		{"notes", map[string]string{"notes.txt": "mine"}, kindTinyAgent, "checkpoint", false, "(notes.txt)"},
+		{"a run.json of no run", map[string]string{"run.json": `{"name": "x"}`, "metrics.jsonl": "a\n"}, kindTinyAgent, "checkpoint", false, "metrics.jsonl, run.json"},
 		{"qwen3 over tinyagent", tinyRun, kindQwen3, "checkpoint", false, "holds a tinyagent run"},
 		{"qwen3 resumes tinyagent", tinyRun, kindQwen3, "checkpoint", true, "holds a tinyagent run"},
 		{"capstone over tinyagent", tinyRun, kindCapstone, "metrics.jsonl", false, "holds a tinyagent run"},
-		{"tinyagent over a finished tinyagent", tinyRun, kindTinyAgent, "checkpoint.gob", false, "pass -resume"},
-		{"tinyagent over an earlier version's run", legacyTiny, kindTinyAgent, "checkpoint.gob", false, "pass -resume"},
+		{"tinyagent over a finished tinyagent", tinyRun, kindTinyAgent, "checkpoint", false, "pass -resume"},
+		{"tinyagent over an earlier version's run", legacyTiny, kindTinyAgent, "checkpoint", false, "pass -resume"},
 		{"qwen3 over an earlier version's tinyagent", legacyTiny, kindQwen3, "checkpoint", true, "holds a tinyagent run"},
-		{"resume nothing", nil, kindTinyAgent, "checkpoint.gob", true, "no run to resume"},
+		{"resume nothing", nil, kindTinyAgent, "checkpoint", true, "no run to resume"},
 		{"capstone twice", map[string]string{"run.json": `{"Kind": "capstone"}`, "metrics.jsonl": "{}\n"}, kindCapstone, "metrics.jsonl", false, "choose another -out"},
-		{"resume its own", tinyRun, kindTinyAgent, "checkpoint.gob", true, ""},
-		{"resume an earlier version's", legacyTiny, kindTinyAgent, "checkpoint.gob", true, ""},
-		{"a start that saved no checkpoint", map[string]string{"run.json": `{"Kind": "tinyagent"}`, "metrics.jsonl": ""}, kindTinyAgent, "checkpoint.gob", false, ""},
+		{"resume its own", tinyRun, kindTinyAgent, "checkpoint", true, ""},
+		{"resume an earlier version's", legacyTiny, kindTinyAgent, "checkpoint", true, ""},
+		{"a start that saved no checkpoint", map[string]string{"run.json": `{"Kind": "tinyagent"}`, "metrics.jsonl": ""}, kindTinyAgent, "checkpoint", false, ""},
 		{"empty", nil, kindQwen3, "checkpoint", false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestRunFolderRefusesOthersFiles(t *testing.T) {
 	// Not a folder at all.
 	file := filepath.Join(t.TempDir(), "f")
 	writeFiles(t, filepath.Dir(file), map[string]string{"f": "x"})
-	if _, err := claimRunFolder(file, kindTinyAgent, "checkpoint.gob", false); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "is a file") {
+	if _, err := claimRunFolder(file, kindTinyAgent, "checkpoint", false); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "is a file") {
 		t.Errorf("a file as -out: %v", err)
 	}
 }
@@ -97,7 +97,7 @@ func TestTrainersRefuseOthersFolders(t *testing.T) {
 	model := t.TempDir()
 	writeFiles(t, model, map[string]string{"config.json": "{}"})
 	tiny := filepath.Join(t.TempDir(), "tiny")
-	writeFiles(t, tiny, map[string]string{"run.json": `{"Kind": "tinyagent"}`, "metrics.jsonl": "keep\n", "checkpoint.gob": "x"})
+	writeFiles(t, tiny, map[string]string{"run.json": `{"Kind": "tinyagent"}`, "metrics.jsonl": "keep\n", "checkpoint": "x"})
 	q, err := parseQwen3TrainFlags([]string{"-model-dir", model, "-tasks", tasks, "-out", tiny})
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.IntVar(&r.Refill, "refill", r.Refill, "extra rollout rounds per update that replace groups whose returns are all equal (dynamic sampling)")
 	fs.Float64Var(&r.Entropy, "entropy-coef", r.Entropy, "entropy bonus added to the loss (Chapter 10)")
 	fs.Float64Var(&r.KL, "kl-coef", r.KL, "KL penalty (k3) to the initial policy added to the loss (Chapter 10)")
-	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and checkpoint.gob (default runs/tinyagent-ALGO-seedN)")
+	fs.StringVar(&f.out, "out", "", "run folder for run.json (the settings), metrics.jsonl and checkpoint/, the checkpoint folder (default runs/tinyagent-ALGO-seedN)")
 	fs.BoolVar(&f.resume, "resume", false, "continue from the run folder's checkpoint, under the settings in its run.json (only -steps may change)")
 	fs.IntVar(&f.every, "checkpoint-every", 10, "write a checkpoint every N updates (and at the end)")
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
@@ -137,7 +137,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 		f.out = filepath.Join("runs", fmt.Sprintf("tinyagent-%s-seed%d", f.recipe.Algo, f.seed))
 	}
 	f.metrics = filepath.Join(f.out, "metrics.jsonl")
-	f.checkpoint = filepath.Join(f.out, "checkpoint.gob")
+	f.checkpoint = filepath.Join(f.out, "checkpoint")
 	return f, nil
 }
 
@@ -230,6 +230,9 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	var logs []metricLine
 	if f.resume {
 		if err := tr.Load(f.checkpoint); err != nil {
+			if _, gerr := os.Stat(filepath.Join(f.out, "checkpoint.gob")); gerr == nil {
+				return fmt.Errorf("%s holds checkpoint.gob, an earlier version's checkpoint, which this version no longer reads: start a new run (%w)", f.out, err)
+			}
 			return err
 		}
 		if logs, err = readMetrics(f.metrics, tr.Steps()); err != nil {

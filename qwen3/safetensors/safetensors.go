@@ -14,6 +14,7 @@ const (
 	F32  = "F32"
 	BF16 = "BF16"
 	F16  = "F16"
+	I64  = "I64" // integers, such as an optimizer's step count: read with File.Int64
 )
 
 // maxHeaderLen guards against reading a corrupt or foreign file's first 8 bytes as a huge length.
@@ -118,13 +119,9 @@ func (sf *File) Close() error { return sf.f.Close() }
 // Float32 reads the named tensor, converting BF16 and F16 to float32, and returns its values in
 // row-major order with its shape.
 func (sf *File) Float32(name string) ([]float32, []int, error) {
-	info, ok := sf.Tensors[name]
-	if !ok {
-		return nil, nil, fmt.Errorf("safetensors %s: no tensor %q", sf.path, name)
-	}
-	raw := make([]byte, info.Offsets[1]-info.Offsets[0])
-	if _, err := sf.f.ReadAt(raw, sf.dataStart+info.Offsets[0]); err != nil {
-		return nil, nil, fmt.Errorf("safetensors %s: reading %q: %w", sf.path, name, err)
+	raw, info, err := sf.raw(name)
+	if err != nil {
+		return nil, nil, err
 	}
 	vals, err := Decode(raw, info.DType)
 	if err != nil {
@@ -133,18 +130,52 @@ func (sf *File) Float32(name string) ([]float32, []int, error) {
 	return vals, info.Shape, nil
 }
 
+// Int64 reads the named I64 tensor exactly, with its shape.
+func (sf *File) Int64(name string) ([]int64, []int, error) {
+	raw, info, err := sf.raw(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if info.DType != I64 {
+		return nil, nil, fmt.Errorf("safetensors %s: tensor %q is %s, not %s", sf.path, name, info.DType, I64)
+	}
+	out := make([]int64, len(raw)/8)
+	for i := range out {
+		out[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+	}
+	return out, info.Shape, nil
+}
+
+// raw reads the named tensor's bytes.
+func (sf *File) raw(name string) ([]byte, Info, error) {
+	info, ok := sf.Tensors[name]
+	if !ok {
+		return nil, info, fmt.Errorf("safetensors %s: no tensor %q", sf.path, name)
+	}
+	raw := make([]byte, info.Offsets[1]-info.Offsets[0])
+	if _, err := sf.f.ReadAt(raw, sf.dataStart+info.Offsets[0]); err != nil {
+		return nil, info, fmt.Errorf("safetensors %s: reading %q: %w", sf.path, name, err)
+	}
+	return raw, info, nil
+}
+
 func elementSize(dtype string) (int, error) {
 	switch dtype {
+	case I64:
+		return 8, nil
 	case F32:
 		return 4, nil
 	case BF16, F16:
 		return 2, nil
 	}
-	return 0, fmt.Errorf("unsupported dtype %q (want %s, %s or %s)", dtype, F32, BF16, F16)
+	return 0, fmt.Errorf("unsupported dtype %q (want %s, %s, %s or %s)", dtype, F32, BF16, F16, I64)
 }
 
-// Decode converts little-endian raw data of the given dtype to float32.
+// Decode converts little-endian raw data of the given dtype (F32, BF16 or F16) to float32.
 func Decode(raw []byte, dtype string) ([]float32, error) {
+	if dtype == I64 {
+		return nil, fmt.Errorf("dtype %s holds integers: read it as integers", I64)
+	}
 	size, err := elementSize(dtype)
 	if err != nil {
 		return nil, err

@@ -144,3 +144,32 @@ func TestOpenDirMissing(t *testing.T) {
 		t.Errorf("got %v, want an error naming %s", err, SingleFile)
 	}
 }
+
+// TestInt64RoundTrip: I64 tensors (an optimizer's step counts) are written and read back exactly,
+// beyond float64's 53 bits and negative, and are not read as floats.
+func TestInt64RoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "i.safetensors")
+	want := []int64{1<<62 + 1, -3, 0}
+	if err := Write(path, []Tensor{{Name: "step", DType: I64, Shape: []int{3}, Int64: want},
+		{Name: "w", DType: F32, Shape: []int{1}, Data: []float32{0.5}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, shape, err := f.Int64("step")
+	if err != nil || len(shape) != 1 || shape[0] != 3 || len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("Int64: %v %v %v", got, shape, err)
+	}
+	if _, _, err := f.Float32("step"); err == nil {
+		t.Error("an I64 tensor read as float32")
+	}
+	if _, _, err := f.Int64("w"); err == nil {
+		t.Error("an F32 tensor read as int64")
+	}
+	if err := Write(path, []Tensor{{Name: "n", DType: I64, Shape: []int{2}, Int64: []int64{1}}}, nil); err == nil {
+		t.Error("an I64 tensor with too few values written")
+	}
+}

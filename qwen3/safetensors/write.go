@@ -12,9 +12,10 @@ import (
 // Tensor is one named tensor to write.
 type Tensor struct {
 	Name  string
-	DType string // F32 or BF16
+	DType string // F32, BF16 (from Data) or I64 (from Int64)
 	Shape []int
 	Data  []float32
+	Int64 []int64 // the values of an I64 tensor
 }
 
 // Write stores tensors (sorted by name, as the reference implementation orders them) and optional
@@ -29,19 +30,29 @@ func Write(path string, tensors []Tensor, metadata map[string]string) error {
 	}
 	blobs := make([][]byte, len(sorted))
 	var offset int64
+	var err error
 	for i, t := range sorted {
 		n := 1
 		for _, d := range t.Shape {
 			n *= d
 		}
-		if n != len(t.Data) {
-			return fmt.Errorf("safetensors: tensor %q: shape %v holds %d values, got %d", t.Name, t.Shape, n, len(t.Data))
+		values := len(t.Data)
+		if t.DType == I64 {
+			values = len(t.Int64)
+		}
+		if n != values {
+			return fmt.Errorf("safetensors: tensor %q: shape %v holds %d values, got %d", t.Name, t.Shape, n, values)
 		}
 		if _, dup := header[t.Name]; dup {
 			return fmt.Errorf("safetensors: tensor %q given twice", t.Name)
 		}
-		raw, err := Encode(t.Data, t.DType)
-		if err != nil {
+		var raw []byte
+		if t.DType == I64 {
+			raw = make([]byte, 8*len(t.Int64))
+			for i, v := range t.Int64 {
+				binary.LittleEndian.PutUint64(raw[8*i:], uint64(v))
+			}
+		} else if raw, err = Encode(t.Data, t.DType); err != nil {
 			return fmt.Errorf("safetensors: tensor %q: %w", t.Name, err)
 		}
 		blobs[i] = raw
