@@ -315,6 +315,109 @@ type LossFn func(in LossInputs) (*graph.Node, []Metric)
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyAdvantage func(groups [][]*TinyEpisode)
 
+// TinyStepLog is what one update saw and did.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyStepLog struct {
+	Step       int
+	Episodes   int
+	Solved     float64 // fraction of episodes solved
+	Reward     float64 // mean return
+	Calls      float64 // mean calls per episode
+	Tokens     float64 // mean call tokens per episode
+	Tests      float64 // mean test calls per episode
+	Malformed  float64 // fraction of calls that were malformed
+	Entropy    float64 // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
+	Kept       int     // episodes that entered the loss (after DropUniform)
+	Passes     int     // passes over them (TinyFit.Passes)
+	Rounds     int     // rollout rounds: 1, plus any Refill took
+	Loss       float64 // of the first epoch
+	Metrics    map[string]float64
+	RolloutSec float64 // wall time of the rollouts,
+	SampleSec  float64 // of which sampling calls
+	GymSec     float64 // and the gym's steps
+	TrainSec   float64 // wall time of the gradient steps
+}
+
+// TinyTally adds up what episodes did, in the order they come: the numbers of an update's log.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyTally struct {
+	sum   TinyStepLog // Episodes, and the sums of Solved, Reward, Calls, Tokens, Tests and Malformed
+	calls int
+}
+
+// Add counts eps.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (c *TinyTally) Add(eps ...*TinyEpisode) {
+	for _, ep := range eps {
+		c.sum.Episodes++
+		c.sum.Reward += ep.Return
+		c.sum.Calls += float64(len(ep.Calls))
+		c.sum.Tokens += float64(ep.Tokens())
+		if ep.Solved {
+			c.sum.Solved++
+		}
+		for _, call := range ep.Calls {
+			c.calls++
+			if call.Err != nil {
+				c.sum.Malformed++
+			} else if call.Action.Tool == gym.ToolTest {
+				c.sum.Tests++
+			}
+		}
+	}
+}
+
+// Log is the tally as the log of update step: means per episode, and malformed calls as a
+// fraction of all calls.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func (c TinyTally) Log(step int) TinyStepLog {
+	l := c.sum
+	l.Step, l.Metrics = step, map[string]float64{}
+	n := float64(max(l.Episodes, 1))
+	l.Solved, l.Reward, l.Calls, l.Tokens, l.Tests = l.Solved/n, l.Reward/n, l.Calls/n, l.Tokens/n, l.Tests/n
+	l.Malformed /= float64(max(c.calls, 1))
+	return l
+}
+
+// MaskedMean is the mean of x over the entries where mask is 1 (0 when there are none): the
+// average over the real tokens of a padded batch, which every loss of Part II takes.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func MaskedMean(x, mask *graph.Node) *graph.Node {
+	n := graph.ReduceAllSum(mask)
+	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
+}
+
+// TinyFit is what the gradient steps on one batch reported.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyFit struct {
+	Loss    float64            // of the first pass over the batch
+	Entropy float64            // mean policy entropy over the batch's tokens, first pass
+	Metrics map[string]float64 // the loss's metrics: first pass, and name+"_last" for the last one
+	Passes  int                // passes over the batch that ran
+}
+
+// TinyUpdate is one update as its phases build it; hooks see it and may add to it.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyUpdate struct {
+	Step       int
+	Rng        *rand.Rand       // the update's stream of tasks (TaskStream)
+	Groups     [][]*TinyEpisode // every group sampled, in order, with its advantages
+	Kept       []*TinyEpisode   // the episodes of the groups that enter the loss
+	KeptGroups int
+	Rounds     int       // rounds of rollouts so far
+	Tally      TinyTally // what the episodes did, counted before their advantages
+	Clock      TinyClock
+	Fit        TinyFit
+	Log        TinyStepLog // set after the rollouts and completed by the fit
+}
+
 // TinyTrainConfig is a training run of TinyAgent.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
@@ -345,49 +448,19 @@ type TinyTrainConfig struct {
 	FixedShape bool
 }
 
-// TinyStepLog is what one update saw and did.
+// TinyFitter turns a batch of episodes, whose Advantages are set, into gradient steps of t.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyStepLog struct {
-	Step       int
-	Episodes   int
-	Solved     float64 // fraction of episodes solved
-	Reward     float64 // mean return
-	Calls      float64 // mean calls per episode
-	Tokens     float64 // mean call tokens per episode
-	Tests      float64 // mean test calls per episode
-	Malformed  float64 // fraction of calls that were malformed
-	Entropy    float64 // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
-	Kept       int     // episodes that entered the loss (after DropUniform)
-	Passes     int     // passes over them (TinyFit.Passes)
-	Rounds     int     // rollout rounds: 1, plus any Refill took
-	Loss       float64 // of the first epoch
-	Metrics    map[string]float64
-	RolloutSec float64 // wall time of the rollouts,
-	SampleSec  float64 // of which sampling calls
-	GymSec     float64 // and the gym's steps
-	TrainSec   float64 // wall time of the gradient steps
-}
+type TinyFitter func(t *TinyTrainer, eps []*TinyEpisode) (TinyFit, error)
 
-// fixedWidth is the width that holds any prompt of cfg.Tasks and a call: the longest first
-// prompt, plus the tokens a test summary adds to it, plus a call, rounded up to 32 tokens.
+// TinyHook plugs a later chapter's feature into every update without a change to Update.
+// Rolled, when set, runs after the first round of rollouts, before the log is made (it may
+// sample more rounds: Chapter 9's Refill); Done runs after a fit that succeeded.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func fixedWidth(agent *TinyAgent, cfg TinyTrainConfig) int {
-	longest := 0
-	for _, task := range cfg.Tasks {
-		longest = max(longest, len(EncodeObservation(gym.NewEnv(nil, cfg.Env).Reset(task).Struct)))
-	}
-	return min((longest+4+TinyMaxCall+31)/32*32, agent.Config.Context)
-}
-
-// MaskedMean is the mean of x over the entries where mask is 1 (0 when there are none): the
-// average over the real tokens of a padded batch, which every loss of Part II takes.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func MaskedMean(x, mask *graph.Node) *graph.Node {
-	n := graph.ReduceAllSum(mask)
-	return graph.Div(graph.ReduceAllSum(graph.Mul(x, mask)), graph.Max(n, graph.OnesLike(n)))
+type TinyHook struct {
+	Rolled func(t *TinyTrainer, u *TinyUpdate) error
+	Done   func(t *TinyTrainer, u *TinyUpdate) error
 }
 
 // TinyTrainer runs updates of a TinyAgent.
@@ -402,6 +475,48 @@ type TinyTrainer struct {
 	names []string // metric names, in the order exec returns them
 	step  int
 	width int // with FixedShape: the width of every training batch
+}
+
+// TinyFeeds are the values of one training batch, each under the name the training graph reads
+// it by: the policy's inputs (TinyAgent.BatchTo), the per-token values of LossInputs, and
+// the configuration's Inputs. A trainer feeds them in one order of its own (NewTinyTrainer), so
+// an input is added by name and a missing one is an error that names it.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+type TinyFeeds map[string]any
+
+// The names of the values every batch holds.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+const (
+	feedIDs, feedAt, feedTargets, feedAllowed             = "ids", "at", "targets", "allowed"
+	feedSampling, feedRef, feedAdv, feedMask, feedEpisode = "sampling_logprobs", "ref_logprobs", "advantages", "mask", "episode"
+)
+
+// tinyFeeds is the order of the graph's inputs; the configuration's Inputs follow.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+var tinyFeeds = []string{feedIDs, feedAt, feedTargets, feedAllowed, feedSampling, feedRef, feedAdv, feedMask, feedEpisode}
+
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func trainMatrix(rows int) [][]float32 {
+	m := make([][]float32, rows)
+	for i := range m {
+		m[i] = make([]float32, TinyMaxCall)
+	}
+	return m
+}
+
+// fixedWidth is the width that holds any prompt of cfg.Tasks and a call: the longest first
+// prompt, plus the tokens a test summary adds to it, plus a call, rounded up to 32 tokens.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
+func fixedWidth(agent *TinyAgent, cfg TinyTrainConfig) int {
+	longest := 0
+	for _, task := range cfg.Tasks {
+		longest = max(longest, len(EncodeObservation(gym.NewEnv(nil, cfg.Env).Reset(task).Struct)))
+	}
+	return min((longest+4+TinyMaxCall+31)/32*32, agent.Config.Context)
 }
 
 // NewTinyTrainer prepares training; the agent's weights are updated in place by Step.
@@ -467,36 +582,6 @@ func NewTinyTrainer(agent *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig) (
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Steps() int { return t.step }
-
-// TinyFeeds are the values of one training batch, each under the name the training graph reads
-// it by: the policy's inputs (TinyAgent.BatchTo), the per-token values of LossInputs, and
-// the configuration's Inputs. A trainer feeds them in one order of its own (NewTinyTrainer), so
-// an input is added by name and a missing one is an error that names it.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyFeeds map[string]any
-
-// The names of the values every batch holds.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-const (
-	feedIDs, feedAt, feedTargets, feedAllowed             = "ids", "at", "targets", "allowed"
-	feedSampling, feedRef, feedAdv, feedMask, feedEpisode = "sampling_logprobs", "ref_logprobs", "advantages", "mask", "episode"
-)
-
-// tinyFeeds is the order of the graph's inputs; the configuration's Inputs follow.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-var tinyFeeds = []string{feedIDs, feedAt, feedTargets, feedAllowed, feedSampling, feedRef, feedAdv, feedMask, feedEpisode}
-
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func trainMatrix(rows int) [][]float32 {
-	m := make([][]float32, rows)
-	for i := range m {
-		m[i] = make([]float32, TinyMaxCall)
-	}
-	return m
-}
 
 // Batch builds the training values of the calls of eps, whose Advantages must be set: a row per
 // call, in order. With FixedShape its rows are padded to a multiple of unit.
@@ -623,50 +708,6 @@ func RolloutGroups(policy *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, t
 	return groups, nil
 }
 
-// TinyTally adds up what episodes did, in the order they come: the numbers of an update's log.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyTally struct {
-	sum   TinyStepLog // Episodes, and the sums of Solved, Reward, Calls, Tokens, Tests and Malformed
-	calls int
-}
-
-// Add counts eps.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (c *TinyTally) Add(eps ...*TinyEpisode) {
-	for _, ep := range eps {
-		c.sum.Episodes++
-		c.sum.Reward += ep.Return
-		c.sum.Calls += float64(len(ep.Calls))
-		c.sum.Tokens += float64(ep.Tokens())
-		if ep.Solved {
-			c.sum.Solved++
-		}
-		for _, call := range ep.Calls {
-			c.calls++
-			if call.Err != nil {
-				c.sum.Malformed++
-			} else if call.Action.Tool == gym.ToolTest {
-				c.sum.Tests++
-			}
-		}
-	}
-}
-
-// Log is the tally as the log of update step: means per episode, and malformed calls as a
-// fraction of all calls.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-func (c TinyTally) Log(step int) TinyStepLog {
-	l := c.sum
-	l.Step, l.Metrics = step, map[string]float64{}
-	n := float64(max(l.Episodes, 1))
-	l.Solved, l.Reward, l.Calls, l.Tokens, l.Tests = l.Solved/n, l.Reward/n, l.Calls/n, l.Tokens/n, l.Tests/n
-	l.Malformed /= float64(max(c.calls, 1))
-	return l
-}
-
 // call runs the training step at the trainer's learning rate. GoMLX reports a graph it cannot
 // build (a loss that reads an input nobody provides) by panicking; call returns it as an error.
 //
@@ -713,21 +754,6 @@ func SameReturns(g []*TinyEpisode) bool {
 	}
 	return true
 }
-
-// TinyFit is what the gradient steps on one batch reported.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyFit struct {
-	Loss    float64            // of the first pass over the batch
-	Entropy float64            // mean policy entropy over the batch's tokens, first pass
-	Metrics map[string]float64 // the loss's metrics: first pass, and name+"_last" for the last one
-	Passes  int                // passes over the batch that ran
-}
-
-// TinyFitter turns a batch of episodes, whose Advantages are set, into gradient steps of t.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyFitter func(t *TinyTrainer, eps []*TinyEpisode) (TinyFit, error)
 
 // ErrNonFiniteLoss is what errors.Is finds in the error of a gradient step whose loss came out
 // NaN or infinite (NonFiniteLoss): the weights in memory have taken that step and must not be
@@ -809,32 +835,6 @@ func (t *TinyTrainer) Fit(eps []*TinyEpisode) (TinyFit, error) {
 		return t.Cfg.Fit(t, eps)
 	}
 	return OneStep(t, eps)
-}
-
-// TinyUpdate is one update as its phases build it; hooks see it and may add to it.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyUpdate struct {
-	Step       int
-	Rng        *rand.Rand       // the update's stream of tasks (TaskStream)
-	Groups     [][]*TinyEpisode // every group sampled, in order, with its advantages
-	Kept       []*TinyEpisode   // the episodes of the groups that enter the loss
-	KeptGroups int
-	Rounds     int       // rounds of rollouts so far
-	Tally      TinyTally // what the episodes did, counted before their advantages
-	Clock      TinyClock
-	Fit        TinyFit
-	Log        TinyStepLog // set after the rollouts and completed by the fit
-}
-
-// TinyHook plugs a later chapter's feature into every update without a change to Update.
-// Rolled, when set, runs after the first round of rollouts, before the log is made (it may
-// sample more rounds: Chapter 9's Refill); Done runs after a fit that succeeded.
-//
-// Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
-type TinyHook struct {
-	Rolled func(t *TinyTrainer, u *TinyUpdate) error
-	Done   func(t *TinyTrainer, u *TinyUpdate) error
 }
 
 // Judge computes the advantages of groups and returns the episodes of those that enter the loss:
