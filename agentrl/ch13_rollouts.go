@@ -313,8 +313,8 @@ func ImportanceWeights(prox, behav, mask, episode *graph.Node, cfg ISConfig) *gr
 const ProxInput = "prox_logprobs"
 
 // ProxLogProbs is the input ProxInput, recomputed by agent (the trainer's own agent) when the
-// trainer builds a batch: once per update unless Minibatches > 1, so these are the log-probs of
-// the weights the update starts from, which several epochs over the batch need.
+// trainer builds a batch: once per update unless the fit cuts it into minibatches (Passes), so
+// these are the log-probs of the weights the update starts from, which several passes need.
 //
 // Defined in ch13_rollouts.ipynb, "13.4 Corrections".
 func ProxLogProbs(agent *TinyAgent) TinyInput {
@@ -343,8 +343,8 @@ func ProxLogProbs(agent *TinyAgent) TinyInput {
 // keeps its trust region around π_prox while the weight corrects for who sampled the tokens.
 //
 // π_prox is the input ProxInput when the trainer has it (ProxLogProbs), and otherwise the
-// log-probs being trained, detached: exact when each batch gets one Adam step (Epochs and
-// Minibatches 1), since that step starts from π_prox. Metrics: is_weight, the mean weight over
+// log-probs being trained, detached: exact when each batch gets one Adam step (OneStep, the
+// default fit), since that step starts from π_prox. Metrics: is_weight, the mean weight over
 // real tokens; is_zero, the fraction of real tokens whose weight is 0 (masked); behav_gap, the
 // mean of log π_prox − log π_behav over real tokens (how far behind the sampler was).
 //
