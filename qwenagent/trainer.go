@@ -30,7 +30,7 @@ type TrainOptions struct {
 	// (SamplingLogProbs), its advantage on every token, the mask, and Episode as the identity;
 	// RefLogProbs are zeros (no reference policy), and Entropy is not computed (nil): a loss that
 	// reads it fails to build, with an error.
-	Loss agentrl.LossFn
+	Loss agentrl.LossFn `json:"-"` // code, not a setting: a run folder's run.json leaves it out
 }
 
 // DefaultTrainOptions are the settings of the course's runs.
