@@ -169,6 +169,20 @@ func (c *AdaptiveKL) Update(kl float64, n int) float64 {
 	return c.Beta
 }
 
+// Hook plugs the controller into a trainer (TinyTrainConfig.Hooks): after every update's fit it
+// calls Update with the KL that Loss measured and the update's episodes. An update that fitted
+// nothing measured no KL and leaves Beta as it was.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".
+func (c *AdaptiveKL) Hook() TinyHook {
+	return TinyHook{Done: func(_ *TinyTrainer, u *TinyUpdate) error {
+		if kl, ok := u.Log.Metrics["kl"]; ok {
+			c.Update(kl, u.Log.Episodes)
+		}
+		return nil
+	}}
+}
+
 // adaptiveKLInput names the trainer input that carries Beta into the training graph.
 //
 // Defined in ch10_kl_entropy.ipynb, "10.4 KL in the reward, or KL in the loss".

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/qwen3/model"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -513,6 +514,45 @@ func TestAdaptiveKL(t *testing.T) {
 	for i := range dLP {
 		if !near(dLP[i], wLP[i], 1e-12) || dRef[i] != 0 {
 			t.Errorf("∂loss/∂logProbs[%d] = %.9f (reference %g), want %.9f (reference 0)", i, dLP[i], dRef[i], wLP[i])
+		}
+	}
+}
+
+// TestAdaptiveKLHook trains through the controller's hook, as Section 10.4 plugs it in: after
+// every update Beta moves by Update's rule, from the KL and the episodes of that update's log,
+// and the next update's loss reads the moved Beta (its kl_beta metric).
+func TestAdaptiveKLHook(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	cfg := DefaultTinyAgentConfig()
+	agent, err := NewTinyAgent(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Seed++
+	ref, err := NewTinyAgent(cfg) // other weights: a KL well above the target
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &AdaptiveKL{Beta: 0.5, Target: 1e-4, Horizon: 8}
+	tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: tasks[:4], Env: gym.Config{MaxTurns: 1},
+		Groups: 2, GroupSize: 2, LR: 1e-3, Advantage: GroupBaseline(false), Loss: c.Loss(PGLoss(0), K3),
+		Reference: ref, Inputs: []TinyInput{c.Input()}, Hooks: []TinyHook{c.Hook()}, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		before := c.Beta
+		log, err := tr.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kl, ok := log.Metrics["kl"]
+		if !ok || kl <= 0 || !near(log.Metrics["kl_beta"], before, 1e-6) {
+			t.Fatalf("update %d: metrics %v; want a positive kl and kl_beta %g", i, log.Metrics, before)
+		}
+		e := math.Max(-0.2, math.Min(0.2, kl/c.Target-1))
+		if want := before * (1 + e*float64(log.Episodes)/c.Horizon); c.Beta == before || !near(c.Beta, want, 1e-12) {
+			t.Fatalf("update %d (KL %g, %d episodes): β %g → %g, want %g", i, kl, log.Episodes, before, c.Beta, want)
 		}
 	}
 }
