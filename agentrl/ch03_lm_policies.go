@@ -500,10 +500,11 @@ func (c TinyAgentConfig) VocabSize() int {
 	return len(TinyVocab)
 }
 
-// vocab is the agent's vocabulary, by id.
+// Vocab is the agent's vocabulary, by id: TinyVocab, plus EXPLOIT. A checkpoint records it, so
+// that a reader can tell which token each id was.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (c TinyAgentConfig) vocab() []string {
+func (c TinyAgentConfig) Vocab() []string {
 	if c.Exploit {
 		return append(slices.Clip(TinyVocab), "EXPLOIT")
 	}
@@ -1087,7 +1088,7 @@ func (a *TinyAgent) Save(dir string) error {
 	if err := w.Write(checkpoint.ModelFile, weights); err != nil {
 		return fmt.Errorf("tinyagent: save: %w", err)
 	}
-	return w.Commit(0, tinyMeta{a.Config, a.Config.vocab()})
+	return w.Commit(0, tinyMeta{a.Config, a.Config.Vocab()})
 }
 
 // LoadTinyAgent reads an agent written by Save. It refuses a checkpoint written for another
@@ -1104,7 +1105,7 @@ func LoadTinyAgent(dir string) (*TinyAgent, error) {
 	if err := ck.DecodeMeta(&m); err != nil {
 		return nil, fmt.Errorf("tinyagent: load: %w", err)
 	}
-	if want := m.Config.vocab(); !slices.Equal(m.Vocab, want) {
+	if want := m.Config.Vocab(); !slices.Equal(m.Vocab, want) {
 		return nil, fmt.Errorf("tinyagent: load %s: written for another vocabulary (%d tokens, this one has %d)", dir, len(m.Vocab), len(want))
 	}
 	names, dims := m.Config.tinyShapes()

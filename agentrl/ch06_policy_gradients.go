@@ -315,28 +315,28 @@ type LossFn func(in LossInputs) (*graph.Node, []Metric)
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyAdvantage func(groups [][]*TinyEpisode)
 
-// TinyStepLog is what one update saw and did.
+// TinyStepLog is what one update saw and did. Its JSON keys are a run's metrics.jsonl keys.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyStepLog struct {
-	Step       int
-	Episodes   int
-	Solved     float64 // fraction of episodes solved
-	Reward     float64 // mean return
-	Calls      float64 // mean calls per episode
-	Tokens     float64 // mean call tokens per episode
-	Tests      float64 // mean test calls per episode
-	Malformed  float64 // fraction of calls that were malformed
-	Entropy    float64 // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
-	Kept       int     // episodes that entered the loss (after DropUniform)
-	Passes     int     // passes over them (TinyFit.Passes)
-	Rounds     int     // rollout rounds: 1, plus any Refill took
-	Loss       float64 // of the first epoch
-	Metrics    map[string]float64
-	RolloutSec float64 // wall time of the rollouts,
-	SampleSec  float64 // of which sampling calls
-	GymSec     float64 // and the gym's steps
-	TrainSec   float64 // wall time of the gradient steps
+	Step       int                `json:"step"`
+	Episodes   int                `json:"episodes"`
+	Solved     float64            `json:"solved"`    // fraction of episodes solved
+	Reward     float64            `json:"reward"`    // mean return
+	Calls      float64            `json:"calls"`     // mean calls per episode
+	Tokens     float64            `json:"tokens"`    // mean call tokens per episode
+	Tests      float64            `json:"tests"`     // mean test calls per episode
+	Malformed  float64            `json:"malformed"` // fraction of calls that were malformed
+	Entropy    float64            `json:"entropy"`   // mean entropy of the policy over the batch's call tokens (first epoch); 0 when Kept is 0
+	Kept       int                `json:"kept"`      // episodes that entered the loss (after DropUniform)
+	Passes     int                `json:"passes"`    // passes over them (TinyFit.Passes)
+	Rounds     int                `json:"rounds"`    // rollout rounds: 1, plus any Refill took
+	Loss       float64            `json:"loss"`      // of the first epoch
+	Metrics    map[string]float64 `json:"metrics"`   // the loss's metrics, by name
+	RolloutSec float64            `json:"rollout_s"` // wall time of the rollouts,
+	SampleSec  float64            `json:"sample_s"`  // of which sampling calls
+	GymSec     float64            `json:"gym_s"`     // and the gym's steps
+	TrainSec   float64            `json:"train_s"`   // wall time of the gradient steps
 }
 
 // TinyTally adds up what episodes did, in the order they come: the numbers of an update's log.
@@ -975,7 +975,8 @@ func PGLoss(entropyCoef float64) LossFn {
 	}
 }
 
-// tinyModel identifies the model a checkpoint belongs to: its configuration and vocabulary.
+// tinyModel identifies the model a checkpoint belongs to: its configuration and vocabulary, as
+// Chapter 3's TinyAgent.Save records them, so that agentrl.LoadTinyAgent reads the agent from it.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type tinyModel struct {
@@ -990,7 +991,7 @@ type tinyModel struct {
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 func (t *TinyTrainer) Save(path string) error {
-	return tinyrt.SaveCheckpoint(path, t.Agent.Store, t.step, tinyModel{t.Agent.Config, TinyVocab})
+	return tinyrt.SaveCheckpoint(path, t.Agent.Store, t.step, tinyModel{t.Agent.Config, t.Agent.Config.Vocab()})
 }
 
 // Load restores a checkpoint written by Save into a trainer made with the same configuration.
@@ -1002,7 +1003,7 @@ func (t *TinyTrainer) Load(path string) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Equal(m.Vocab, TinyVocab) || m.Config != t.Agent.Config {
+	if !slices.Equal(m.Vocab, t.Agent.Config.Vocab()) || m.Config != t.Agent.Config {
 		return fmt.Errorf("tinytrain: checkpoint %s was written for another agent configuration or vocabulary", path)
 	}
 	if err := ck.Restore(t.Agent.Store); err != nil {
@@ -1012,20 +1013,23 @@ func (t *TinyTrainer) Load(path string) error {
 	return nil
 }
 
-// TinyEval summarizes TinyAgent's episodes on a set of tasks.
+// TinyEval summarizes TinyAgent's episodes on a set of tasks (JSON keys as TinyStepLog's).
 //
 // Defined in ch06_policy_gradients.ipynb, "6.5 A trainer for TinyAgent".
 type TinyEval struct {
-	Episodes  int
-	Solved    float64 // fraction of episodes solved
-	Malformed float64 // fraction of calls that were malformed
-	Calls     float64 // mean calls per episode
-	Tests     float64 // mean test calls per episode
-	FirstCall map[string]int
+	Episodes  int            `json:"episodes"`
+	Solved    float64        `json:"solved"`     // fraction of episodes solved
+	Malformed float64        `json:"malformed"`  // fraction of calls that were malformed
+	Calls     float64        `json:"calls"`      // mean calls per episode
+	Tests     float64        `json:"tests"`      // mean test calls per episode
+	FirstCall map[string]int `json:"first_call"` // episodes by their first call's tool
 	// Under the patch interface (gym.Config.TryPatches): the calls made right after a patch whose
 	// visible tests all passed and how many of them patched again, and the same after a patch
 	// that failed. An agent that reads the test result patches again after a failure only.
-	AfterPass, EditsAfterPass, AfterFail, EditsAfterFail int
+	AfterPass      int `json:"after_pass"`
+	EditsAfterPass int `json:"edits_after_pass"`
+	AfterFail      int `json:"after_fail"`
+	EditsAfterFail int `json:"edits_after_fail"`
 }
 
 // EvalTinyAgentAt is EvalTinyAgent at a sampling temperature of its own: 0 decodes greedily,

@@ -463,3 +463,39 @@ func TestEvalIndependentOfLoad(t *testing.T) {
 		t.Errorf("one checkpoint, idle: %+v\nunder load: %+v", idle, loaded)
 	}
 }
+
+// TestTrainerCheckpointIsAnAgent: a trainer's checkpoint records the agent as TinyAgent.Save
+// does, its own vocabulary included (EXPLOIT here), so LoadTinyAgent reads the trained agent
+// from it, weight for weight, and the trainer still resumes from it.
+func TestTrainerCheckpointIsAnAgent(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	acfg := DefaultTinyAgentConfig()
+	acfg.Exploit = true
+	agent, err := NewTinyAgent(acfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:4],
+		Env: gym.Config{MaxTurns: 2, AllowExploit: true}, Groups: 2, GroupSize: 2, LR: 1e-2,
+		Advantage: GroupBaseline(false), Loss: PGLoss(0), Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Step(); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "checkpoint")
+	if err := tr.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadTinyAgent(dir)
+	if err != nil {
+		t.Fatalf("LoadTinyAgent of a trainer's checkpoint: %v", err)
+	}
+	if loaded.Config != acfg || !reflect.DeepEqual(tinyWeights(t, loaded), tinyWeights(t, agent)) {
+		t.Errorf("LoadTinyAgent: config %+v, or weights differ from the trained agent's", loaded.Config)
+	}
+	if err := tr.Load(dir); err != nil || tr.Steps() != 1 {
+		t.Errorf("trainer Load: %v, at update %d; want 1", err, tr.Steps())
+	}
+}

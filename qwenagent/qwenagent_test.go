@@ -406,19 +406,23 @@ func TestTrainerRefusals(t *testing.T) {
 	}
 }
 
-// TestReadRounds: rounds written as JSON lines read back field by field; a broken line is an
-// error that names it.
+// TestReadRounds: rounds written as metrics lines read back field by field, a line without an
+// update is skipped, and a broken line is an error that names it.
 func TestReadRounds(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "metrics.jsonl")
 	want := []Round{{Update: 1, Task: "a", Rewards: []float64{1, 0}, GenTokens: 12, RolloutSeconds: 2.5}, {Update: 2, UpdateSeconds: 0.25}}
 	var lines []string
 	for _, r := range want {
-		raw, err := json.Marshal(r)
+		raw, err := json.Marshal(map[string]Round{"update": r})
 		if err != nil {
 			t.Fatal(err)
 		}
 		lines = append(lines, string(raw))
 	}
+	if !strings.HasPrefix(lines[0], `{"update":{"updates":1,"task":"a",`) {
+		t.Errorf("a round's metrics line: %s", lines[0])
+	}
+	lines = append(lines[:1], `{"eval":{"agent":"qwen3","split":"dev"}}`, lines[1])
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ type RoundOptions struct {
 
 // Round is what one round measured.
 type Round struct {
-	Update        int       `json:"update"` // the trainer's update count after the round
+	Update        int       `json:"updates"` // the trainer's update count after the round
 	Task          string    `json:"task"`
 	Rewards       []float64 `json:"rewards"`
 	Advantages    []float64 `json:"advantages"`
@@ -164,7 +164,9 @@ func mean(xs []float32) float64 {
 	return s / float64(len(xs))
 }
 
-// ReadRounds reads a run's metrics.jsonl, one Round per line as `agentrl train qwen3` writes it.
+// ReadRounds reads the rounds of a run's metrics.jsonl as `agentrl train qwen3` writes it: one
+// JSON object per line, each update's Round under "update" (the schema of every run folder's
+// metrics); lines without one are skipped.
 func ReadRounds(path string) ([]Round, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -172,11 +174,15 @@ func ReadRounds(path string) ([]Round, error) {
 	}
 	var rounds []Round
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		var r Round
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
+		var l struct {
+			Update *Round `json:"update"`
+		}
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
-		rounds = append(rounds, r)
+		if l.Update != nil {
+			rounds = append(rounds, *l.Update)
+		}
 	}
 	return rounds, nil
 }

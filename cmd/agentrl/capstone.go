@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -78,14 +76,13 @@ func parseCapstoneFlags(args []string) (*capstoneFlags, error) {
 	return f, nil
 }
 
-// capstoneLine is one line of a capstone run's metrics.jsonl: a gradient step of one stage of
-// one seed (the stage's TinyStepLog), or the held-out outcomes of one agent of one seed.
+// capstoneLine is one line of a capstone run's metrics.jsonl (metricLine): a gradient step of one
+// stage of one seed (the stage's TinyStepLog), or the held-out outcomes of one agent of one seed
+// (untrained, sft or final).
 type capstoneLine struct {
-	Seed     int                  `json:"seed"`
-	Stage    string               `json:"stage,omitempty"` // sft or preference
-	Update   *agentrl.TinyStepLog `json:"update,omitempty"`
-	Agent    string               `json:"agent,omitempty"` // untrained, sft or final
-	Outcomes []float64            `json:"held_out,omitempty"`
+	Seed  int    `json:"seed"`
+	Stage string `json:"stage,omitempty"` // sft or preference
+	tinyLine
 }
 
 // capstoneRun is a capstone run's run.json: its kind and its configuration.
@@ -130,17 +127,17 @@ func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
 			logs  []agentrl.TinyStepLog
 		}{{"sft", r.SFTLogs}, {"preference", r.PrefLogs}} {
 			for i := range s.logs {
-				lines = append(lines, capstoneLine{Seed: r.Seed, Stage: s.stage, Update: &s.logs[i]})
+				lines = append(lines, capstoneLine{Seed: r.Seed, Stage: s.stage, tinyLine: tinyLine{Update: &s.logs[i]}})
 			}
 		}
 		for _, a := range []struct {
 			name     string
 			outcomes []float64
 		}{{"untrained", r.Untrained}, {"sft", r.SFT}, {"final", r.Final}} {
-			lines = append(lines, capstoneLine{Seed: r.Seed, Agent: a.name, Outcomes: a.outcomes})
+			lines = append(lines, capstoneLine{Seed: r.Seed, tinyLine: tinyLine{Eval: &evalLine{Agent: a.name, Split: "test", Outcomes: a.outcomes}}})
 		}
 	}
-	if err := writeJSONLines(filepath.Join(f.out, "metrics.jsonl"), lines); err != nil {
+	if err := writeMetrics(filepath.Join(f.out, "metrics.jsonl"), lines); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "capstone: seeds %d to %d, %d held-out tasks × %d evaluation episodes per agent: %.1f s\n\n",
@@ -148,22 +145,6 @@ func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
 	printCapstone(out, res)
 	fmt.Fprintf(out, "\nrun folder: %s (run.json, metrics.jsonl, final-seedN/)\n", f.out)
 	return nil
-}
-
-// writeJSONLines writes one JSON value per line.
-func writeJSONLines[T any](path string, lines []T) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(fh)
-	for _, l := range lines {
-		if err := enc.Encode(l); err != nil {
-			fh.Close()
-			return err
-		}
-	}
-	return fh.Close()
 }
 
 // printCapstone prints the evaluation table (Chapter 19's, with Chapter 17's intervals and paired

@@ -75,10 +75,10 @@ func TestTrainCapstone(t *testing.T) {
 		if l.Update != nil {
 			stages[l.Stage]++
 		}
-		if l.Agent != "" {
-			agents[l.Agent]++
-			if len(l.Outcomes) != 41 {
-				t.Errorf("%s: %d held-out outcomes, want 41", l.Agent, len(l.Outcomes))
+		if e := l.Eval; e != nil {
+			agents[e.Agent]++
+			if len(e.Outcomes) != 41 || e.Split != "test" {
+				t.Errorf("%s: %d outcomes on %q, want 41 held-out (test)", e.Agent, len(e.Outcomes), e.Split)
 			}
 		}
 	}

@@ -29,12 +29,13 @@ type runSettings struct {
 	TestTimeout time.Duration
 }
 
-// recipeFlags names the flag of each field of agentrl.TinyRecipe.
-var recipeFlags = map[string]string{
-	"Algo": "-algo", "Steps": "-steps", "Groups": "-groups", "Size": "-group-size", "Turns": "-turns",
-	"Patches": "-patches", "SubmitAtLimit": "-submit-at-limit", "Credit": "-credit", "Gamma": "-gamma",
-	"Scale": "-scale", "PassBonus": "-pass-bonus", "Entropy": "-entropy-coef", "KL": "-kl-coef",
-	"LR": "-lr", "Refill": "-refill",
+// tinyFlagNames names the flag that sets each field of runSettings, by the field's path.
+var tinyFlagNames = map[string]string{
+	"Recipe.Algo": "-algo", "Recipe.Groups": "-groups", "Recipe.Size": "-group-size", "Recipe.Turns": "-turns",
+	"Recipe.Patches": "-patches", "Recipe.SubmitAtLimit": "-submit-at-limit", "Recipe.Credit": "-credit",
+	"Recipe.Gamma": "-gamma", "Recipe.Scale": "-scale", "Recipe.PassBonus": "-pass-bonus", "Recipe.Entropy": "-entropy-coef",
+	"Recipe.KL": "-kl-coef", "Recipe.LR": "-lr", "Recipe.Refill": "-refill",
+	"Seed": "-seed", "Tasks": "-tasks", "TestTimeout": "-test-timeout",
 }
 
 func (f *trainFlags) settings() runSettings {
@@ -45,30 +46,10 @@ func (f *trainFlags) settings() runSettings {
 	return runSettings{Kind: kindTinyAgent, Recipe: f.recipe, Seed: f.seed, Tasks: tasks, TestTimeout: f.timeout}
 }
 
-// differences lists, flag by flag, where now differs from the run's settings (-steps aside).
-func (run runSettings) differences(now runSettings) []string {
-	var diffs []string
-	add := func(flag string, was, is any) {
-		if !reflect.DeepEqual(was, is) {
-			diffs = append(diffs, fmt.Sprintf("%s %v (now %v)", flag, was, is))
-		}
-	}
-	rv, nv := reflect.ValueOf(run.Recipe), reflect.ValueOf(now.Recipe)
-	for i := range rv.NumField() {
-		name := rv.Type().Field(i).Name
-		if name == "Steps" {
-			continue
-		}
-		flag, ok := recipeFlags[name]
-		if !ok {
-			flag = name // a recipe field without a flag yet: named as the recipe names it
-		}
-		add(flag, rv.Field(i).Interface(), nv.Field(i).Interface())
-	}
-	add("-seed", run.Seed, now.Seed)
-	add("-tasks", run.Tasks, now.Tasks)
-	add("-test-timeout", run.TestTimeout, now.TestTimeout)
-	return diffs
+// sameTiny is what a resumed TinyAgent run may change: -steps, so that a finished run can be
+// trained further.
+func sameTiny(run runSettings, now *runSettings) {
+	now.Kind, now.Recipe.Steps = run.Kind, run.Recipe.Steps // claimRunFolder checked the kind
 }
 
 func writeSettings(path string, s any) error {
@@ -83,17 +64,47 @@ func writeSettings(path string, s any) error {
 	return os.Rename(tmp, path)
 }
 
-// checkSettings refuses to resume the run whose settings are in path under other settings.
-func checkSettings(path string, now runSettings) error {
-	var run runSettings
+// checkSettings refuses to resume the run whose settings run.json (path) holds under other
+// settings than now, the settings of this start, for every trainer that resumes: it compares them
+// field by field and names each difference by its flag (flags, by the field's path; a field
+// without a flag by its path). same copies into now, from the run's settings, the fields that may
+// differ (-steps, the run's kind, which claimRunFolder checked). Fields tagged json:"-" (code,
+// not settings) are not compared.
+func checkSettings[T any](path string, now T, flags map[string]string, same func(run T, now *T)) error {
+	var run T
 	if err := readSettings(path, &run); err != nil {
 		return err
 	}
-	if diffs := run.differences(now); len(diffs) > 0 {
+	same(run, &now)
+	if diffs := fieldDiffs("", reflect.ValueOf(run), reflect.ValueOf(now), flags); len(diffs) > 0 {
 		return fmt.Errorf("%w: -resume continues a run under its own settings, and these differ from the run's: %s (give them as the run had them, or start a new run with -out)",
 			errUsage, strings.Join(diffs, ", "))
 	}
 	return nil
+}
+
+// fieldDiffs names the fields of two values of one type that differ, as "flag was (now is)", in
+// the order of the fields.
+func fieldDiffs(path string, a, b reflect.Value, flags map[string]string) []string {
+	if a.Kind() != reflect.Struct {
+		if reflect.DeepEqual(a.Interface(), b.Interface()) {
+			return nil
+		}
+		name, ok := flags[path]
+		if !ok {
+			name = path
+		}
+		return []string{fmt.Sprintf("%s %v (now %v)", name, a.Interface(), b.Interface())}
+	}
+	var out []string
+	for i := range a.NumField() {
+		f := a.Type().Field(i)
+		if !f.IsExported() || f.Tag.Get("json") == "-" {
+			continue
+		}
+		out = append(out, fieldDiffs(strings.TrimPrefix(path+"."+f.Name, "."), a.Field(i), b.Field(i), flags)...)
+	}
+	return out
 }
 
 // readSettings reads the settings a run folder's run.json holds into run.

@@ -160,3 +160,32 @@ func TestInterruptedStartLeavesNoFolder(t *testing.T) {
 		t.Errorf("an interrupted start left %s behind: %v %v; the command said:\n%s", runs, entries, err, out)
 	}
 }
+
+// TestCheckSettings: one check for every trainer's run.json. It names a difference by its flag,
+// or by the field's path where no flag sets it; it lets through what same copies from the run
+// and fields tagged json:"-".
+func TestCheckSettings(t *testing.T) {
+	type inner struct{ A, B int }
+	type settings struct {
+		Kind  string
+		In    inner
+		Steps int
+		Code  func() `json:"-"`
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := writeSettings(path, settings{Kind: "k", In: inner{1, 2}, Steps: 5}); err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string]string{"In.A": "-a"}
+	same := func(run settings, now *settings) { now.Steps = run.Steps }
+	if err := checkSettings(path, settings{Kind: "k", In: inner{1, 2}, Steps: 9, Code: func() {}}, flags, same); err != nil {
+		t.Errorf("the same settings, other steps: %v", err)
+	}
+	err := checkSettings(path, settings{Kind: "k", In: inner{3, 4}}, flags, same)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-a 1 (now 3), In.B 2 (now 4) (give them") {
+		t.Errorf("two differences: %v", err)
+	}
+	if err := checkSettings(filepath.Join(t.TempDir(), "run.json"), settings{}, flags, same); err == nil || !strings.Contains(err.Error(), "is missing") {
+		t.Errorf("no run.json: %v", err)
+	}
+}

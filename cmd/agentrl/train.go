@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -152,18 +151,6 @@ func parseFlagSet(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// metricLine is one line of metrics.jsonl: an update, or an evaluation.
-type metricLine struct {
-	Update *agentrl.TinyStepLog `json:"update,omitempty"`
-	Eval   *evalLine            `json:"eval,omitempty"`
-}
-
-type evalLine struct {
-	Agent string           `json:"agent"`
-	Split string           `json:"split"`
-	Eval  agentrl.TinyEval `json:"result"`
-}
-
 // tinyRun is a trainer with everything it needs, as the flags describe it.
 type tinyRun struct {
 	pool       *sandbox.Pool
@@ -215,7 +202,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	defer func() { rf.release(err) }()
 	settings := filepath.Join(f.out, "run.json")
 	if f.resume {
-		if err := checkSettings(settings, f.settings()); err != nil {
+		if err := checkSettings(settings, f.settings(), tinyFlagNames, sameTiny); err != nil {
 			return err
 		}
 	} else if err := writeSettings(settings, f.settings()); err != nil {
@@ -227,7 +214,6 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 	}
 	defer run.pool.Close()
 	tr := run.tr
-	var logs []metricLine
 	if f.resume {
 		if err := tr.Load(f.checkpoint); err != nil {
 			if _, gerr := os.Stat(filepath.Join(f.out, "checkpoint.gob")); gerr == nil {
@@ -235,12 +221,9 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 			}
 			return err
 		}
-		if logs, err = readMetrics(f.metrics, tr.Steps()); err != nil {
-			return err
-		}
 		fmt.Fprintf(out, "resumed %s at update %d\n", f.checkpoint, tr.Steps())
 	}
-	if err := writeMetrics(f.metrics, logs); err != nil {
+	if err := startMetrics(f.metrics, f.resume, tr.Steps()); err != nil {
 		return err
 	}
 	rf.start()
@@ -260,7 +243,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 			// The weights of a failed update were not saved: the last checkpoint is intact.
 			return fmt.Errorf("update %d: %w (last checkpoint: %s)", tr.Steps(), err, f.checkpoint)
 		}
-		if err := appendMetric(f.metrics, metricLine{Update: &log}); err != nil {
+		if err := appendMetric(f.metrics, tinyLine{Update: &log}); err != nil {
 			return err
 		}
 		bar.update(tr.Steps(), fmt.Sprintf("solved %.3f  calls %.2f  entropy %.3f", log.Solved, log.Calls, log.Entropy))
@@ -309,7 +292,7 @@ func evaluateTiny(f *trainFlags, run *tinyRun, out io.Writer, start time.Time) e
 		malformed = max(malformed, ev.Malformed)
 		uses.AfterPass, uses.EditsAfterPass = uses.AfterPass+ev.AfterPass, uses.EditsAfterPass+ev.EditsAfterPass
 		uses.AfterFail, uses.EditsAfterFail = uses.AfterFail+ev.AfterFail, uses.EditsAfterFail+ev.EditsAfterFail
-		if err := appendMetric(f.metrics, metricLine{Eval: &evalLine{Agent: "tinyagent", Split: s.name, Eval: ev}}); err != nil {
+		if err := appendMetric(f.metrics, tinyLine{Eval: &evalLine{Agent: "tinyagent", Split: s.name, Result: &ev}}); err != nil {
 			return err
 		}
 		tiny.rates = append(tiny.rates, fmt.Sprintf("%.3f", ev.Solved))
@@ -395,58 +378,6 @@ func (u *updateTimes) add(l agentrl.TinyStepLog) {
 func (u updateTimes) String() string {
 	n := float64(max(u.n, 1))
 	return fmt.Sprintf("per update: rollouts %.2f s (sampling %.2f, gym %.2f), gradient steps %.2f s", u.rollout/n, u.sample/n, u.gym/n, u.update/n)
-}
-
-// readMetrics keeps the update lines of an earlier run up to update n (later lines came after
-// the checkpoint and will be redone).
-func readMetrics(path string, n int) ([]metricLine, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var keep []metricLine
-	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if line == "" {
-			continue
-		}
-		var m metricLine
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
-		}
-		if m.Update != nil && m.Update.Step < n {
-			keep = append(keep, m)
-		}
-	}
-	return keep, nil
-}
-
-func writeMetrics(path string, lines []metricLine) error {
-	var b strings.Builder
-	for _, m := range lines {
-		data, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		b.Write(data)
-		b.WriteByte('\n')
-	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-func appendMetric(path string, m any) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := fh.Write(append(data, '\n')); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
 }
 
 // progress draws a bar on a terminal, or prints a line every tenth of the run elsewhere.

@@ -75,7 +75,7 @@ func metricUpdates(t *testing.T, path string) (steps []int, evals int) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var m metricLine
+		var m tinyLine
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("bad metrics line %q: %v", line, err)
 		}

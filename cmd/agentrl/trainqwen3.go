@@ -1,15 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/gomlx/compute/dtypes"
@@ -163,7 +159,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 	settings, metrics, ckpt := filepath.Join(f.out, "run.json"), filepath.Join(f.out, "metrics.jsonl"), filepath.Join(f.out, "checkpoint")
 	load := ckpt
 	if f.resume {
-		if err := checkQwen3Settings(settings, f.qwen3Settings, f.ModelDir != ""); err != nil {
+		if err := checkSettings(settings, f.qwen3Settings, qwen3TrainFlagNames, sameQwen3(f.ModelDir != "")); err != nil {
 			return err
 		}
 	} else {
@@ -201,7 +197,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 		if err != nil {
 			return fmt.Errorf("update %d: %w (last checkpoint: %s)", tr.Updates+1, err, ckpt)
 		}
-		if err := appendMetric(metrics, r); err != nil {
+		if err := appendMetric(metrics, metricLine[qwenagent.Round]{Update: &r}); err != nil {
 			return err
 		}
 		rewards += meanOf(r.Rewards)
@@ -233,17 +229,13 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 // startQwen3Metrics empties metrics.jsonl for a new run; resuming, it restores the trainer from
 // the checkpoint and keeps the metrics of the updates the checkpoint holds.
 func startQwen3Metrics(tr *qwenagent.Trainer, resume bool, ckpt, metrics string, out io.Writer) error {
-	if !resume {
-		return os.WriteFile(metrics, nil, 0o644)
+	if resume {
+		if err := tr.Restore(ckpt); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
 	}
-	if err := tr.Restore(ckpt); err != nil {
-		return err
-	}
-	if err := keepMetrics(metrics, tr.Updates); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "resumed %s at update %d\n", ckpt, tr.Updates)
-	return nil
+	return startMetrics(metrics, resume, tr.Updates)
 }
 
 // trainTasks loads the train split of the task folder dir, which must have one.
@@ -302,52 +294,23 @@ func meanOf(xs []float64) float64 {
 	return s / float64(max(len(xs), 1))
 }
 
-// checkQwen3Settings refuses to resume under other settings than the run's (-steps aside). A
-// resumed run reads its model from its checkpoint, so -model-dir is only compared when given.
-func checkQwen3Settings(path string, now qwen3Settings, modelDirGiven bool) error {
-	var run qwen3Settings
-	if err := readSettings(path, &run); err != nil {
-		return err
-	}
-	now.Kind = run.Kind // claimRunFolder checked it, and a run.json of an earlier version has none
-	if !modelDirGiven {
-		now.ModelDir = run.ModelDir
-	} else if abs, err := filepath.Abs(now.ModelDir); err == nil {
-		now.ModelDir = abs
-	}
-	diffs := fieldDiffs("", reflect.ValueOf(run), reflect.ValueOf(now))
-	sort.Strings(diffs)
-	if len(diffs) > 0 {
-		return fmt.Errorf("%w: -resume continues a run under its own settings, and these differ from the run's: %s (give them as the run had them, or start a new run with -out)",
-			errUsage, strings.Join(diffs, ", "))
-	}
-	return nil
+// qwen3TrainFlagNames names the flag that sets each field of qwen3Settings, by the field's path.
+var qwen3TrainFlagNames = map[string]string{
+	"ModelDir": "-model-dir", "Round.Group": "-group-size", "Round.Turns": "-turns", "Round.MaxNew": "-max-new",
+	"Round.Temperature": "-temperature", "Round.Teacher": "-teacher", "Round.Seed": "-seed", "Round.Batch": "-batch",
+	"Train.LR": "-lr", "Train.Clip": "-clip", "Train.ScaleByStd": "-scale-std", "Train.TrainEmbeddings": "-train-embeddings",
+	"Tasks": "-tasks", "TestTimeout": "-test-timeout", "BF16": "-bf16",
 }
 
-// fieldDiffs names the fields of two values of one struct type that differ, as "Path was (now is)".
-func fieldDiffs(prefix string, a, b reflect.Value) []string {
-	if a.Kind() != reflect.Struct {
-		if reflect.DeepEqual(a.Interface(), b.Interface()) {
-			return nil
+// sameQwen3 is what a resumed Qwen3 run may leave out: its model comes from its checkpoint, so
+// -model-dir is only compared when given (modelDirGiven).
+func sameQwen3(modelDirGiven bool) func(run qwen3Settings, now *qwen3Settings) {
+	return func(run qwen3Settings, now *qwen3Settings) {
+		now.Kind = run.Kind // claimRunFolder checked it, and a run.json of an earlier version has none
+		if !modelDirGiven {
+			now.ModelDir = run.ModelDir
+		} else if abs, err := filepath.Abs(now.ModelDir); err == nil {
+			now.ModelDir = abs
 		}
-		return []string{fmt.Sprintf("%s %v (now %v)", prefix, a.Interface(), b.Interface())}
 	}
-	var out []string
-	for i := range a.NumField() {
-		out = append(out, fieldDiffs(strings.TrimPrefix(prefix+"."+a.Type().Field(i).Name, "."), a.Field(i), b.Field(i))...)
-	}
-	return out
-}
-
-// keepMetrics cuts metrics.jsonl to its first n lines: the updates the checkpoint holds.
-func keepMetrics(path string, n int) error {
-	raw, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	lines := strings.SplitAfter(string(raw), "\n")
-	if len(lines) > n {
-		lines = lines[:n]
-	}
-	return os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
 }

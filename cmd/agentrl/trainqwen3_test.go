@@ -63,7 +63,7 @@ func TestQwen3Train(t *testing.T) {
 	if _, err := run("-steps", "2"); err == nil || !strings.Contains(err.Error(), "-resume") {
 		t.Errorf("a second run into the same folder: %v", err)
 	}
-	if _, err := run("-steps", "3", "-resume", "-seed", "9"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "Round.Seed 1 (now 9)") {
+	if _, err := run("-steps", "3", "-resume", "-seed", "9"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-seed 1 (now 9)") {
 		t.Errorf("resume under another seed: %v", err)
 	}
 	text, err = run("-steps", "3", "-resume")
