@@ -62,6 +62,8 @@ func TestBookBadInput(t *testing.T) {
 		{"zh apply without a worklist", []string{"zh", "apply", "ch00"}, true, "apply needs a chapter and at least one worklist"},
 		{"zh check of no chapter", []string{"zh", "check", "ch99"}, true, `no notebook matches "ch99"`},
 		{"zh sync with a flag", []string{"zh", "sync", "--all"}, true, "unknown flag --all"},
+		{"sources without a subcommand", []string{"sources"}, true, "book sources takes check or build"},
+		{"sources with an unknown subcommand", []string{"sources", "fix"}, true, "book sources takes check or build"},
 	})
 }
 

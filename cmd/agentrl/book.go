@@ -40,7 +40,7 @@ func bookMain(args []string) error {
 	if isHelp(args) || len(args) == 0 || bookCommands[args[0]].run == nil {
 		var b strings.Builder
 		b.WriteString("usage: agentrl book SUBCOMMAND [flags]\n")
-		for _, n := range []string{"check", "build-library", "site", "zh", "kernel", "chart-library", "warm"} {
+		for _, n := range []string{"check", "build-library", "site", "zh", "sources", "kernel", "chart-library", "warm"} {
 			if c, ok := bookCommands[n]; ok {
 				fmt.Fprintf(&b, "  %-14s %s\n", n, c.summary)
 			}

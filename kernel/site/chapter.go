@@ -29,7 +29,12 @@ type chapter struct {
 }
 
 // Full is the chapter's label and title: "Chapter 6: Policy gradients", "第 6 章：策略梯度".
-func (c *chapter) Full() string { return c.Label + c.sep + c.Title }
+func (c *chapter) Full() string {
+	if c.Label == "" { // a page that is no chapter: References
+		return c.Title
+	}
+	return c.Label + c.sep + c.Title
+}
 
 var notebookName = regexp.MustCompile(`^(ch(\d\d)|app([A-Z]))_[a-z0-9_]+\.ipynb$`)
 

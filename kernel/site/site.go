@@ -17,6 +17,7 @@ import (
 	"github.com/agenticrl/course/checkout"
 	"github.com/agenticrl/course/kernel/chart"
 	"github.com/agenticrl/course/kernel/notebook"
+	"github.com/agenticrl/course/kernel/sources"
 )
 
 //go:embed templates/*.html static/style.css static/site.js
@@ -147,9 +148,19 @@ func Build(opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if en, err = withReferences(en, opt.Notebooks, english); err != nil {
+		return nil, err
+	}
+	ledger, err := readLedger(opt.Notebooks)
+	if err != nil {
+		return nil, err
+	}
 	var zh []*chapter
 	if opt.Chinese != "" {
 		if zh, err = findChapters(opt.Chinese, chinese); err != nil {
+			return nil, err
+		}
+		if zh, err = withReferences(zh, opt.Chinese, chinese); err != nil {
 			return nil, err
 		}
 		pair(en, zh)
@@ -161,12 +172,12 @@ func Build(opt Options) (*Report, error) {
 	defer os.RemoveAll(stage) // gone already when the export succeeded
 	rep := &Report{}
 	w := &writer{root: stage}
-	if err := buildEdition(w, opt, english, en, zh != nil, echarts, rep); err != nil {
+	if err := buildEdition(w, opt, english, en, ledger, zh != nil, echarts, rep); err != nil {
 		return nil, err
 	}
 	if zh != nil {
 		wz := &writer{root: filepath.Join(stage, filepath.FromSlash(chinese.Dir))}
-		if err := buildEdition(wz, opt, chinese, zh, true, echarts, rep); err != nil {
+		if err := buildEdition(wz, opt, chinese, zh, ledger, true, echarts, rep); err != nil {
 			return nil, err
 		}
 		w.files, w.size = w.files+wz.files, w.size+wz.size
@@ -199,9 +210,10 @@ func link(from, to []*chapter, prefix string) {
 	}
 }
 
-// buildEdition writes one edition's pages, notebooks, assets and search index with w; twins says
-// that the site has the other edition, for the pages' language switch.
-func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, twins bool, echarts []byte, rep *Report) error {
+// buildEdition writes one edition's pages, notebooks, assets and search index with w; ledger,
+// when set, lists each chapter's sources at its end; twins says that the site has the other
+// edition, for the pages' language switch.
+func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, ledger *sources.Ledger, twins bool, echarts []byte, rep *Report) error {
 	assets := assetFiles{}
 	rep.Pages += len(chs) + 1
 	if ed.title != "" && opt.Title == DefaultTitle {
@@ -230,7 +242,7 @@ func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, twins boo
 			pg.Next = chs[i+1]
 		}
 		pg.PageTitle = ch.Full() + " · " + opt.Title
-		secs, err := pg.render(assets, rep)
+		secs, err := pg.render(assets, ledger, rep)
 		if err != nil {
 			return fmt.Errorf("%s: %w", ch.File, err)
 		}
@@ -359,7 +371,7 @@ type indexPage struct {
 
 // render turns the chapter's cells into HTML blocks and its table of contents, and returns the
 // searchable sections.
-func (pg *chapterPage) render(assets assetFiles, rep *Report) ([]*section, error) {
+func (pg *chapterPage) render(assets assetFiles, ledger *sources.Ledger, rep *Report) ([]*section, error) {
 	md := newMarkdownRenderer(pg.Ed.Lang)
 	outs := &outputRenderer{assets: assets, md: md}
 	defer func() { rep.Charts += outs.charts; rep.LargeScripts += outs.large }()
@@ -385,7 +397,7 @@ func (pg *chapterPage) render(assets assetFiles, rep *Report) ([]*section, error
 				secs = append(secs, newSecs...)
 				cur = newSecs[len(newSecs)-1]
 			}
-			fmt.Fprintf(&b, "<section class=\"cell cell-markdown\" id=\"%s\">\n%s</section>", cellID(i), h)
+			fmt.Fprintf(&b, "<section class=\"cell cell-markdown\" id=\"%s\">\n%s</section>", cellID(i), pageLinks(h))
 		case "code":
 			src := c.Source
 			code, err := highlight(src, "go")
@@ -411,6 +423,14 @@ func (pg *chapterPage) render(assets assetFiles, rep *Report) ([]*section, error
 			continue // raw cells are for other converters
 		}
 		pg.Cells = append(pg.Cells, template.HTML(b.String()))
+	}
+	h, heads, err := pg.sourcesSection(md, ledger, cur)
+	if err != nil {
+		return nil, fmt.Errorf("sources: %w", err)
+	}
+	if h != "" {
+		pg.Cells = append(pg.Cells, h)
+		pg.TOC = append(pg.TOC, heads...)
 	}
 	return secs, nil
 }
