@@ -39,6 +39,7 @@ test: setup-test vet
 	go test ./...
 	$(AGENTRL) book build-library --check
 	$(AGENTRL) book zh check
+	$(AGENTRL) book sources check
 	$(AGENTRL) book check
 
 vet:

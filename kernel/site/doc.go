@@ -2,7 +2,9 @@
 // web site that works offline: from file:// or from any static host.
 //
 // One page is written per notebook, plus an index with the chapter table and a note on running
-// the course locally; each page links to a copy of its notebook. Markdown is rendered by goldmark,
+// the course locally; each page links to a copy of its notebook. The References notebook that
+// package sources generates is a page too, links between notebooks become links between pages,
+// and each chapter ends with the sources it cites (from the ledger beside the notebooks). Markdown is rendered by goldmark,
 // Go code is highlighted by chroma (CSS classes), math is typeset in the browser by KaTeX and
 // search runs in the browser with MiniSearch over a corpus written at build time (also as a
 // script, since browsers refuse fetch() from file://). JavaScript, CSS and fonts are copied from

@@ -75,7 +75,7 @@ func (pg *chapterPage) sourcesSection(md *markdownRenderer, l *sources.Ledger, c
 	fmt.Fprintf(&b, "## %s\n\n", sourcesWords[pg.Ed])
 	for _, k := range keys {
 		e := l.Entry(k)
-		fmt.Fprintf(&b, "- %s. [*%s*](%s#%s). %s, %s.\n", e.Authors, e.Title, sources.File, k, e.Venue, e.Date)
+		fmt.Fprintf(&b, "- %s. [*%s*](%s#%s). %s, %s.\n", strings.TrimSuffix(e.Authors, "."), e.Title, sources.File, k, e.Venue, e.Date)
 	}
 	h, heads, _, err := md.render(b.String(), cur)
 	if err != nil {

@@ -266,7 +266,7 @@ func buildEdition(w *writer, opt Options, ed *edition, chs []*chapter, ledger *s
 		if err != nil {
 			return fmt.Errorf("%s: introduction: %w", ch.File, err)
 		}
-		idx.Index = append(idx.Index, indexRow{Chapter: ch, Intro: template.HTML(unwrapParagraph(intro))})
+		idx.Index = append(idx.Index, indexRow{Chapter: ch, Intro: template.HTML(pageLinks(unwrapParagraph(intro)))})
 	}
 	if err := w.template("index.html", tmplIndex, idx); err != nil {
 		return err

@@ -35,8 +35,15 @@ type Citation struct {
 // or from a README (notebooks/).
 var citation = regexp.MustCompile(`\[([^\]]*)\]\((?:notebooks/)?references\.ipynb#([^)\s]*)\)`)
 
-// Citations lists the citations of a markdown text, in order.
+var (
+	fencedCode = regexp.MustCompile("(?ms)^```.*?^```")
+	codeSpan   = regexp.MustCompile("`[^`\n]+`")
+)
+
+// Citations lists the citations of a markdown text, in order; a link inside code is an example,
+// not a citation.
 func Citations(md string) []Citation {
+	md = codeSpan.ReplaceAllString(fencedCode.ReplaceAllString(md, " "), " ")
 	var out []Citation
 	for _, m := range citation.FindAllStringSubmatch(md, -1) {
 		out = append(out, Citation{Key: m[2], Text: m[1]})

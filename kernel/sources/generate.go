@@ -3,6 +3,7 @@ package sources
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,7 +70,11 @@ func References(l *Ledger, docs []*Doc, edition string, meta *notebook.Notebook)
 	add("references-00", w.title+"\n\n"+w.intro)
 	for _, e := range l.Entries {
 		var b strings.Builder
-		fmt.Fprintf(&b, "### %s\n\n%s. *%s*. %s, %s. <%s>\n\n", e.Key, e.Authors, e.Title, e.Venue, e.Date, e.Address)
+		fmt.Fprintf(&b, "### %s\n\n%s. *%s*. %s, %s.", e.Key, strings.TrimSuffix(e.Authors, "."), e.Title, e.Venue, e.Date)
+		if e.Address != "-" {
+			fmt.Fprintf(&b, " <%s>", e.Address)
+		}
+		b.WriteString("\n\n")
 		if e.IsInspected() {
 			fmt.Fprintf(&b, w.inspected, e.Inspected, e.Checked)
 		} else {
@@ -87,7 +92,7 @@ func backLinks(w words, key string, docs []*Doc) string {
 	for _, d := range docs {
 		var cells []string
 		for _, c := range d.Cells {
-			if !strings.Contains(c.Source, "references.ipynb#"+key+")") {
+			if !slices.Contains(keys(c.Source), key) {
 				continue
 			}
 			if d.Name == "" {

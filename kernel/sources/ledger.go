@@ -14,7 +14,7 @@ type Entry struct {
 	Title     string
 	Venue     string
 	Date      string // the source's own date: YYYY, YYYY-MM or YYYY-MM-DD
-	Address   string // its canonical URL
+	Address   string // its canonical URL, or "-" for a work with none (a print-only paper)
 	Inspected string // the date it was inspected (YYYY-MM-DD), or "not inspected: why"
 	Checked   string // what was checked against it, or what the book takes from it
 }
@@ -43,7 +43,7 @@ var (
 
 // ReadLedger reads and validates the ledger at path: the header, eight fields per row, each
 // filled in, a key of lowercase letters, digits and dashes used once, an ISO date, an address
-// that is a URL, and an inspection date or a reason for none. Errors name the line.
+// that is a URL (or "-"), and an inspection date or a reason for none. Errors name the line.
 func ReadLedger(path string) (*Ledger, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -73,7 +73,7 @@ func ReadLedger(path string) (*Ledger, error) {
 			return nil, fmt.Errorf("%s: key %q is used twice", at, e.Key)
 		case !datePattern.MatchString(e.Date):
 			return nil, fmt.Errorf("%s: %s: date %q is not YYYY, YYYY-MM or YYYY-MM-DD", at, e.Key, e.Date)
-		case !strings.HasPrefix(e.Address, "https://") && !strings.HasPrefix(e.Address, "http://"):
+		case e.Address != "-" && !strings.HasPrefix(e.Address, "https://") && !strings.HasPrefix(e.Address, "http://"):
 			return nil, fmt.Errorf("%s: %s: address %q is not a URL", at, e.Key, e.Address)
 		case !dayPattern.MatchString(e.Inspected) && !strings.HasPrefix(e.Inspected, "not inspected: "):
 			return nil, fmt.Errorf("%s: %s: inspected %q is neither a date (YYYY-MM-DD) nor \"not inspected: why\"", at, e.Key, e.Inspected)

@@ -62,7 +62,9 @@ func TestCheckCleanBook(t *testing.T) {
 	en := []string{"As reported by [Ziegler et al., 2019](references.ipynb#ziegler2019), β adapts.",
 		"**Sources (results as reported).**\n- [TRL, 2025](references.ipynb#trl): loss types."}
 	zh := []string{"[Ziegler 等，2019](references.ipynb#ziegler2019) 报告 β 自适应。", "**来源。**\n- [TRL，2025](references.ipynb#trl)。"}
-	root := writeBook(t, testLedger, en, zh, "See [TRL, 2025](notebooks/references.ipynb#trl).", "见 [TRL，2025](notebooks/references.ipynb#trl)。")
+	// A link in code is an example of the syntax, not a citation.
+	root := writeBook(t, testLedger, en, zh, "See [TRL, 2025](notebooks/references.ipynb#trl). Cite as `[X](references.ipynb#nokey)`.",
+		"见 [TRL，2025](notebooks/references.ipynb#trl)。")
 	ps := check(t, root)
 	if len(ps) != 2 || !strings.Contains(ps[0].String(), "run `agentrl book sources build`") {
 		t.Fatalf("before build: %v; want the two References notebooks out of date", ps)
