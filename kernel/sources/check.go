@@ -173,10 +173,15 @@ func symmetricDiff(a, b []string) []string {
 
 var (
 	reportedWord    = regexp.MustCompile(`(?i)\breported\b`)
+	etAl            = regexp.MustCompile(`\bet al\.`)
 	reportedHeading = regexp.MustCompile(`(?m)^(#{1,6}) .*\(reported\)\s*$`)
 	anyHeading      = regexp.MustCompile(`^(#{1,6}) `)
 	sentenceEnd     = regexp.MustCompile(`[.!?][*_)"]*\s+[A-Z*_\[(]`)
 	boldLabel       = regexp.MustCompile(`^\*\*[^*]+\*\*$`)
+	listItem        = regexp.MustCompile(`\n\s*(?:[-*+]|\d+\.)\s`)
+	// abbreviation matches text that ends in an abbreviation's full stop, after which a sentence
+	// goes on: "Ziegler et al. (2019)", "e.g. The".
+	abbreviation = regexp.MustCompile(`(?:\bet al|\be\.g|\bi\.e|\bcf|\bvs|\bFig|\bEq|\bSec|\bNo)\.$`)
 )
 
 // cite marks a citation in prose, once links are gone.
@@ -187,8 +192,8 @@ func prose(md string) string {
 	return translate.Prose(citation.ReplaceAllString(md, "$1 "+cite))
 }
 
-// reportedWithoutSource finds the sentences of d that say "reported" without a citation, and the
-// paragraphs of a "(reported)" section without one.
+// reportedWithoutSource finds the sentences of d that say "reported", or name a work by "et al.",
+// without a citation, and the paragraphs of a "(reported)" section without one.
 func reportedWithoutSource(d *Doc) []Problem {
 	var ps []Problem
 	level := 0 // the level of the "(reported)" section the text is in; 0: none
@@ -216,6 +221,11 @@ func reportedWithoutSource(d *Doc) []Problem {
 				continue
 			}
 			ss := sentences(text)
+			for _, s := range ss {
+				if etAl.MatchString(s) && !strings.Contains(s, cite) {
+					ps = append(ps, Problem{d.File, c.ID, "", fmt.Sprintf("a sentence names a work (\"et al.\") and cites no source: %q", clip(s))})
+				}
+			}
 			for i, s := range ss {
 				if !reportedWord.MatchString(s) || strings.Contains(s, cite) {
 					continue
@@ -235,16 +245,21 @@ func reportedWithoutSource(d *Doc) []Problem {
 // capital (or markdown that opens one), and at line breaks between list items.
 func sentences(text string) []string {
 	var out []string
-	for _, item := range regexp.MustCompile(`\n\s*(?:[-*+]|\d+\.)\s`).Split(text, -1) {
-		for {
-			loc := sentenceEnd.FindStringIndex(item)
+	for _, item := range listItem.Split(text, -1) {
+		start := 0 // where the current sentence starts in item
+		for from := 0; ; {
+			loc := sentenceEnd.FindStringIndex(item[from:])
 			if loc == nil {
 				break
 			}
-			out = append(out, item[:loc[1]-1])
-			item = item[loc[1]-1:]
+			end := from + loc[1] - 1
+			if !abbreviation.MatchString(item[:from+loc[0]+1]) {
+				out = append(out, item[start:end])
+				start = end
+			}
+			from = end
 		}
-		out = append(out, item)
+		out = append(out, item[start:])
 	}
 	return out
 }

@@ -8,7 +8,8 @@
 //
 // Check holds the notebooks and the READMEs to the ledger: every citation resolves to an entry and
 // its link text carries the entry's year; every entry is cited; every English sentence that says
-// "reported", and every paragraph of a section titled "... (reported)", cites its source; each
+// "reported" or names a work by "et al.", and every paragraph of a section titled
+// "... (reported)", cites its source; each
 // Chinese cell cites the keys of its English cell; the ledger is well formed; and the generated
 // References notebooks (references.ipynb in each edition, Jupyter's target of the links) are
 // current. Each problem names the file, the cell and the key.

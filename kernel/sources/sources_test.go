@@ -117,6 +117,9 @@ func TestCheckProblems(t *testing.T) {
 		{"reported without a source", "PPO reached 0.9, as reported in 2019. [TRL, 2025](references.ipynb#trl) and [Ziegler, 2019](references.ipynb#ziegler2019).",
 			"[TRL，2025](references.ipynb#trl)[Ziegler，2019](references.ipynb#ziegler2019)",
 			"cell ch01-a: a sentence says \"reported\" and cites no source: \"PPO reached 0.9, as reported in 2019.\""},
+		{"a work named without its source", "As Smith et al. (2020) show, it works. [TRL, 2025](references.ipynb#trl) and [Ziegler, 2019](references.ipynb#ziegler2019).",
+			"[TRL，2025](references.ipynb#trl)[Ziegler，2019](references.ipynb#ziegler2019)",
+			"cell ch01-a: a sentence names a work (\"et al.\") and cites no source: \"As Smith et al. (2020) show, it works.\""},
 		{"a reported section", "## 1.9 What systems do (reported)\n\nSystem X scales.\n\n[TRL, 2025](references.ipynb#trl) and [Ziegler, 2019](references.ipynb#ziegler2019).",
 			"## 1.9 系统\n\nX。\n\n[TRL，2025](references.ipynb#trl)[Ziegler，2019](references.ipynb#ziegler2019)",
 			"a paragraph of a \"(reported)\" section cites no source: \"System X scales.\""},
@@ -159,8 +162,8 @@ func TestReadLedgerRefuses(t *testing.T) {
 }
 
 func TestSentences(t *testing.T) {
-	got := sentences("First one (Smith et al. 2020). Second, e.g. this. Third? **Bold.** Next\n- item one\n- item two")
-	want := []string{"First one (Smith et al. 2020). ", "Second, e.g. this. ", "Third? ", "**Bold.** ", "Next", "item one", "item two"}
+	got := sentences("First one, Smith et al. (2020) say. Second, e.g. This. Third? **Bold.** Next\n- item one\n- item two")
+	want := []string{"First one, Smith et al. (2020) say. ", "Second, e.g. This. ", "Third? ", "**Bold.** ", "Next", "item one", "item two"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("sentences:\n%q\nwant\n%q", got, want)
 	}
