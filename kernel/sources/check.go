@@ -104,8 +104,9 @@ func (p Problem) String() string {
 	return s + ": " + p.What
 }
 
-// Check holds the English docs en and their Chinese twins zh (the same files in the other edition,
-// in the same order) to the ledger; see the package doc.
+// Check holds the English docs en and their Chinese twins zh (the same notebooks in the other
+// edition, and the other README) to the ledger; see the package doc. A doc without a twin is left
+// to book zh check.
 func Check(l *Ledger, en, zh []*Doc) []Problem {
 	var ps []Problem
 	cited := map[string]bool{}
@@ -131,9 +132,13 @@ func Check(l *Ledger, en, zh []*Doc) []Problem {
 	for _, d := range en {
 		ps = append(ps, reportedWithoutSource(d)...)
 	}
-	for i, z := range zh {
-		if i < len(en) {
-			ps = append(ps, sameKeys(en[i], z)...)
+	twins := map[string]*Doc{} // by notebook name; a README's name is ""
+	for _, z := range zh {
+		twins[z.Name] = z
+	}
+	for _, e := range en {
+		if z := twins[e.Name]; z != nil {
+			ps = append(ps, sameKeys(e, z)...)
 		}
 	}
 	return ps
