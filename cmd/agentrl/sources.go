@@ -21,8 +21,8 @@ cite an entry with a markdown link to the References notebook: [Ziegler et al., 
 check   fails, naming the file, cell and key of each problem, when a citation names no entry or
         not its year, an entry is cited nowhere, an English sentence says "reported" or names a
         work by "et al." (or a paragraph of a "(reported)" section) without a citation, a
-        Chinese cell cites other keys
-        than its English one, or a References notebook is out of date.
+        Chinese cell cites other keys than its English one, or a References notebook is out of
+        date.
 build   regenerates notebooks/references.ipynb and notebooks/zh/references.ipynb from the
         ledger and the citations.`
 

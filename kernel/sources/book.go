@@ -45,7 +45,7 @@ func Load(root string) (*Book, error) {
 		if err != nil {
 			return nil, err
 		}
-		*ed.docs = append(*ed.docs, &Doc{File: ed.readme, Cells: []Cell{{Source: string(text)}}})
+		*ed.docs = append(*ed.docs, &Doc{File: ed.readme, Cells: []Cell{newCell("", 0, string(text))}})
 	}
 	if len(b.En) == 0 || len(b.En) != len(b.Zh) {
 		return nil, fmt.Errorf("%s: %d English docs and %d Chinese ones: the editions must pair up", root, len(b.En), len(b.Zh))

@@ -24,6 +24,12 @@ type Cell struct {
 	ID     string // the notebook's cell id; "" for a README
 	Index  int    // position in the notebook, from 0 (the site's anchor is cell-Index+1)
 	Source string
+	Keys   []string // the keys it cites, sorted (newCell)
+}
+
+// newCell is a markdown cell with its citations read once.
+func newCell(id string, index int, source string) Cell {
+	return Cell{ID: id, Index: index, Source: source, Keys: keys(source)}
 }
 
 // Citation is one link to an entry.
@@ -80,7 +86,7 @@ func ReadNotebooks(root, dir string) ([]*Doc, error) {
 		d := &Doc{File: rel, Name: filepath.Base(p)}
 		for i, c := range nb.Cells {
 			if c.Type == "markdown" {
-				d.Cells = append(d.Cells, Cell{ID: c.ID, Index: i, Source: c.Source})
+				d.Cells = append(d.Cells, newCell(c.ID, i, c.Source))
 			}
 		}
 		docs = append(docs, d)
@@ -146,13 +152,13 @@ func Check(l *Ledger, en, zh []*Doc) []Problem {
 
 // sameKeys checks that each cell of the Chinese doc z cites the keys of its English cell.
 func sameKeys(e, z *Doc) []Problem {
-	zc := map[string]string{}
+	zc := map[string][]string{}
 	for _, c := range z.Cells {
-		zc[c.ID] = c.Source
+		zc[c.ID] = c.Keys
 	}
 	var ps []Problem
 	for _, c := range e.Cells {
-		want, got := keys(c.Source), keys(zc[c.ID])
+		want, got := c.Keys, zc[c.ID]
 		if !slices.Equal(want, got) {
 			ps = append(ps, Problem{z.File, c.ID, strings.Join(symmetricDiff(want, got), ","),
 				fmt.Sprintf("cites %v, the English cell %v", got, want)})
@@ -226,20 +232,15 @@ func reportedWithoutSource(d *Doc) []Problem {
 				continue
 			}
 			ss := sentences(text)
-			for _, s := range ss {
-				if etAl.MatchString(s) && !strings.Contains(s, cite) {
-					ps = append(ps, Problem{d.File, c.ID, "", fmt.Sprintf("a sentence names a work (\"et al.\") and cites no source: %q", clip(s))})
-				}
-			}
 			for i, s := range ss {
-				if !reportedWord.MatchString(s) || strings.Contains(s, cite) {
-					continue
-				}
+				switch {
+				case strings.Contains(s, cite):
+				case etAl.MatchString(s):
+					ps = append(ps, Problem{d.File, c.ID, "", fmt.Sprintf("a sentence names a work (\"et al.\") and cites no source: %q", clip(s))})
 				// A bold label ("**Sources (results as reported).**") heads what follows it.
-				if boldLabel.MatchString(strings.TrimSpace(s)) && strings.Contains(strings.Join(ss[i+1:], " "), cite) {
-					continue
+				case reportedWord.MatchString(s) && !(boldLabel.MatchString(strings.TrimSpace(s)) && strings.Contains(strings.Join(ss[i+1:], " "), cite)):
+					ps = append(ps, Problem{d.File, c.ID, "", fmt.Sprintf("a sentence says \"reported\" and cites no source: %q", clip(s))})
 				}
-				ps = append(ps, Problem{d.File, c.ID, "", fmt.Sprintf("a sentence says \"reported\" and cites no source: %q", clip(s))})
 			}
 		}
 	}

@@ -92,7 +92,7 @@ func backLinks(w words, key string, docs []*Doc) string {
 	for _, d := range docs {
 		var cells []string
 		for _, c := range d.Cells {
-			if !slices.Contains(keys(c.Source), key) {
+			if !slices.Contains(c.Keys, key) {
 				continue
 			}
 			if d.Name == "" {
