@@ -527,6 +527,11 @@ type TinyAgent struct {
 	Config  TinyAgentConfig
 	Store   *mlmodel.Store
 	backend compute.Backend
+	// Prune makes LogProbsGraph and PolicyGraph run the last layer only at the positions they
+	// read (HiddenAtGraph): the same log-probabilities up to float32 rounding, in about half the
+	// work at the book's size. Set it before the first graph is built. Off, they run HiddenGraph,
+	// the full pass that the chapters' recorded runs used.
+	Prune bool
 
 	logProbs *mlmodel.Exec // LogProbsGraph
 }
@@ -626,41 +631,17 @@ func causalBias(g *graph.Graph, t int) *graph.Node {
 	return graph.InsertAxes(bias, 0, 0)
 }
 
-// HiddenGraph runs whole rows ids [B,T] (int32, right-padded) causally, token t at position t,
-// and returns the final normalized hidden states [B,T,d]: what the output layer reads, and what
-// a value head or a probe can read too.
+// causalBiasAt is the attention bias [B,1,A,T] of queries at positions at [B,A] (int32) over T
+// keys: the query at position at[b,j] sees keys 0..at[b,j].
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) HiddenGraph(ids *graph.Node) *graph.Node {
-	g := ids.Graph()
-	c := a.Config
-	dims := ids.Shape().Dimensions
-	b, t, dh := dims[0], dims[1], c.Dim/c.Heads
-	bias := causalBias(g, t)
-	w := func(name string) *graph.Node { return a.weight(g, name) }
-	pos := graph.Iota(g, ids.Shape(), 1)
-	x := graph.Add(graph.Gather(w("tok_emb"), graph.InsertAxes(ids, -1)), graph.Gather(w("pos_emb"), graph.InsertAxes(pos, -1)))
-	for l := range c.Layers {
-		lw := func(name string) *graph.Node { return w(fmt.Sprintf("layer%d/%s", l, name)) }
-		h := layerNorm(x, lw("ln1_g"), lw("ln1_b"))
-		qkv := dense(h, lw("qkv"), lw("qkv_b"))
-		heads := func(i int) *graph.Node { // [B,H,T,Dh]
-			part := graph.SliceAxis(qkv, 2, graph.AxisRange(i*c.Dim, (i+1)*c.Dim))
-			return graph.TransposeAllAxes(graph.Reshape(part, b, t, c.Heads, dh), 0, 2, 1, 3)
-		}
-		x = graph.Add(x, dense(attend(heads(0), heads(1), heads(2), bias), lw("out"), lw("out_b")))
-		h = layerNorm(x, lw("ln2_g"), lw("ln2_b"))
-		h = dense(h, lw("mlp1"), lw("mlp1_b"))
-		x = graph.Add(x, dense(graph.Mul(h, graph.Sigmoid(h)), lw("mlp2"), lw("mlp2_b")))
-	}
-	return layerNorm(x, w("lnf_g"), w("lnf_b"))
-}
-
-// logits projects hidden states [..., d] to logits [..., vocab].
-//
-// Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func (a *TinyAgent) logits(h *graph.Node) *graph.Node {
-	return graph.DotGeneral(h, []int{h.Rank() - 1}, nil, a.weight(h.Graph(), "head"), []int{0}, nil)
+func causalBiasAt(at *graph.Node, t int) *graph.Node {
+	dims := at.Shape().Dimensions
+	col := graph.Iota(at.Graph(), shapes.Make(dtypes.Int32, dims[0], dims[1], t), 2)
+	zero := graph.ZerosLike(graph.ConvertDType(col, dtypes.Float32))
+	row := graph.BroadcastToDims(graph.InsertAxes(at, -1), dims[0], dims[1], t)
+	bias := graph.Where(graph.LessOrEqual(col, row), zero, graph.AddScalar(zero, -1e9))
+	return graph.InsertAxes(bias, 1)
 }
 
 // rowsAt picks x[b, at[b, j]] for x [B,T,...] and at [B,A] (int32): [B,A,...].
@@ -671,12 +652,95 @@ func rowsAt(x, at *graph.Node) *graph.Node {
 	return graph.Gather(x, graph.Stack([]*graph.Node{rows, at}, -1))
 }
 
+// block is layer l over the residual stream x [B,T,d]: pre-norm multi-head attention, then the
+// SiLU MLP, each added to x. With at nil it returns all T positions, bias being causalBias's.
+// With at [B,A] (int32) it returns only the positions at, [B,A,d]: their queries attend over the
+// keys and values of all T positions (bias from causalBiasAt), and the MLP runs on A rows alone.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) block(x *graph.Node, l int, bias, at *graph.Node) *graph.Node {
+	c := a.Config
+	b, dh := x.Shape().Dimensions[0], c.Dim/c.Heads
+	lw := func(name string) *graph.Node { return a.weight(x.Graph(), fmt.Sprintf("layer%d/%s", l, name)) }
+	h := layerNorm(x, lw("ln1_g"), lw("ln1_b"))
+	qkv := dense(h, lw("qkv"), lw("qkv_b"))
+	heads := func(p *graph.Node, i int) *graph.Node { // [B,H,n,Dh] from p [B,n,3d]
+		part := graph.SliceAxis(p, 2, graph.AxisRange(i*c.Dim, (i+1)*c.Dim))
+		return graph.TransposeAllAxes(graph.Reshape(part, b, p.Shape().Dimensions[1], c.Heads, dh), 0, 2, 1, 3)
+	}
+	q := qkv
+	if at != nil {
+		x, q = rowsAt(x, at), rowsAt(qkv, at)
+	}
+	x = graph.Add(x, dense(attend(heads(q, 0), heads(qkv, 1), heads(qkv, 2), bias), lw("out"), lw("out_b")))
+	h = layerNorm(x, lw("ln2_g"), lw("ln2_b"))
+	h = dense(h, lw("mlp1"), lw("mlp1_b"))
+	return graph.Add(x, dense(graph.Mul(h, graph.Sigmoid(h)), lw("mlp2"), lw("mlp2_b")))
+}
+
+// embed is the first layer's input [B,T,d] for rows ids [B,T] (int32): token t's embedding plus
+// position t's.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) embed(ids *graph.Node) *graph.Node {
+	g := ids.Graph()
+	pos := graph.Iota(g, ids.Shape(), 1)
+	tok := graph.Gather(a.weight(g, "tok_emb"), graph.InsertAxes(ids, -1))
+	return graph.Add(tok, graph.Gather(a.weight(g, "pos_emb"), graph.InsertAxes(pos, -1)))
+}
+
+// HiddenGraph runs whole rows ids [B,T] (int32, right-padded) causally, token t at position t,
+// and returns the final normalized hidden states [B,T,d]: what the output layer reads, and what
+// a value head or a probe can read too.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) HiddenGraph(ids *graph.Node) *graph.Node {
+	g := ids.Graph()
+	bias := causalBias(g, ids.Shape().Dimensions[1])
+	x := a.embed(ids)
+	for l := range a.Config.Layers {
+		x = a.block(x, l, bias, nil)
+	}
+	return layerNorm(x, a.weight(g, "lnf_g"), a.weight(g, "lnf_b"))
+}
+
+// HiddenAtGraph is HiddenGraph read at positions at [B,A] (int32), [B,A,d]: the values of
+// rowsAt(HiddenGraph(ids), at) up to float32 rounding, with the last layer computed only where it
+// is read. The earlier layers still run over all T positions, whose keys and values the last
+// layer's queries attend over.
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) HiddenAtGraph(ids, at *graph.Node) *graph.Node {
+	g := ids.Graph()
+	t, last := ids.Shape().Dimensions[1], a.Config.Layers-1
+	bias := causalBias(g, t)
+	x := a.embed(ids)
+	for l := range last {
+		x = a.block(x, l, bias, nil)
+	}
+	x = a.block(x, last, causalBiasAt(at, t), at)
+	return layerNorm(x, a.weight(g, "lnf_g"), a.weight(g, "lnf_b"))
+}
+
+// logits projects hidden states [..., d] to logits [..., vocab].
+//
+// Defined in ch03_lm_policies.ipynb, "3.6 The model".
+func (a *TinyAgent) logits(h *graph.Node) *graph.Node {
+	return graph.DotGeneral(h, []int{h.Rank() - 1}, nil, a.weight(h.Graph(), "head"), []int{0}, nil)
+}
+
 // maskedLogSoftmax is log π over the whole vocabulary [B,A,V] after token at[b,j] of each row,
 // with the tokens that allowed marks 0 pushed to −1e9 before the softmax.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func (a *TinyAgent) maskedLogSoftmax(ids, at, allowed *graph.Node) *graph.Node {
-	z := a.logits(rowsAt(a.HiddenGraph(ids), at)) // [B,A,V]
+	var h *graph.Node
+	if a.Prune {
+		h = a.HiddenAtGraph(ids, at)
+	} else {
+		h = rowsAt(a.HiddenGraph(ids), at)
+	}
+	z := a.logits(h) // [B,A,V]
 	z = graph.Add(z, graph.MulScalar(graph.OneMinus(allowed), -1e9))
 	return graph.LogSoftmax(z, -1)
 }

@@ -771,3 +771,62 @@ func TestBatchToShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestPrunedPassMatchesFullPass: HiddenAtGraph gives rowsAt(HiddenGraph) at the positions a
+// trainer reads, and an agent with Prune set gives the same log-probabilities and the same
+// gradient of every weight as the full pass, up to float32 rounding.
+func TestPrunedPassMatchesFullPass(t *testing.T) {
+	obs, _ := realObs(t, 4)
+	full, pruned := newTestAgent(t, 0.3), newTestAgent(t, 0.3)
+	pruned.Prune = true
+	samples, err := full.Sample(obs, TinySampleOptions{Temperature: 1, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := full.Batch(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := full.Config.tinyShapes()
+	run := func(a *TinyAgent) []*tensors.Tensor {
+		exec, err := mlmodel.NewExec(a.backend, a.Store, func(_ *mlmodel.Scope, ids, at, targets, allowed *graph.Node) []*graph.Node {
+			g := ids.Graph()
+			a.Store.SetTraining(g, true)
+			lp := a.LogProbsGraph(ids, at, targets, allowed)
+			ws := make([]*graph.Node, len(names))
+			for i, name := range names {
+				ws[i] = a.weight(g, name)
+			}
+			grads := graph.Gradient(graph.ReduceAllSum(lp), ws...)
+			return append([]*graph.Node{lp, rowsAt(a.HiddenGraph(ids), at), a.HiddenAtGraph(ids, at)}, grads...)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Call(batch.IDs, batch.At, batch.Targets, batch.Allowed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want, got := run(full), run(pruned)
+	maxDiff := func(a, b *tensors.Tensor) (diff, scale float64) {
+		x, y := tensors.MustCopyFlatData[float32](a), tensors.MustCopyFlatData[float32](b)
+		for i := range x {
+			diff = max(diff, math.Abs(float64(x[i]-y[i])))
+			scale = max(scale, math.Abs(float64(x[i])))
+		}
+		return diff, scale
+	}
+	if d, s := maxDiff(got[1], got[2]); d > 1e-5*s || s == 0 {
+		t.Errorf("HiddenAtGraph differs from HiddenGraph's rows by %g (scale %g)", d, s)
+	}
+	if d, _ := maxDiff(want[0], got[0]); d > 1e-5 {
+		t.Errorf("pruned log-probs differ from the full pass's by %g", d)
+	}
+	for i, name := range names {
+		if d, s := maxDiff(want[3+i], got[3+i]); d > 1e-4*s || s == 0 {
+			t.Errorf("gradient of %s: pruned differs by %g (scale %g)", name, d, s)
+		}
+	}
+}

@@ -87,6 +87,21 @@ class Block(nn.Module):
         x = x + self.mlp2(F.silu(self.mlp1(self.ln2(x))))
         return x, (k, v)
 
+    def at(self, x, at):
+        """The block's output [B,A,d] at positions at [B,A] only, as TinyAgent.Prune computes it:
+        keys and values of all T positions, queries, attention output and MLP at at alone."""
+        b, t, d = x.shape
+        dh = d // self.heads
+        rows = torch.arange(b).unsqueeze(1)
+        qkv = self.qkv(self.ln1(x))
+        q = qkv[rows, at][..., :d].view(b, -1, self.heads, dh).transpose(1, 2)
+        k, v = qkv[..., d:].view(b, t, 2, self.heads, dh).permute(2, 0, 3, 1, 4)
+        bias = torch.where(torch.arange(t) <= at.unsqueeze(-1), 0.0, -1e9).unsqueeze(1)  # [B,1,A,T]
+        scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(dh)) + bias
+        att = torch.matmul(torch.softmax(scores, dim=-1), v).transpose(1, 2).reshape(b, -1, d)
+        x = x[rows, at] + self.out(att)
+        return x + self.mlp2(F.silu(self.mlp1(self.ln2(x))))
+
 
 class TinyAgent(nn.Module):
     def __init__(self, cfg):
@@ -137,8 +152,14 @@ class TinyAgent(nn.Module):
         after token at[b, j] (the training forward pass)."""
         b, t = ids.shape
         pos = torch.arange(t).expand(b, t)
-        h, _ = self.hidden(ids, pos, causal_bias(t))
-        z = self.head(h[torch.arange(b).unsqueeze(1), at])  # [B,A,V]
+        if self.cfg.get("Prune"):  # the last layer only where it is read (TinyAgent.Prune)
+            x = self.tok_emb(ids) + self.pos_emb(pos)
+            for blk in self.blocks[:-1]:
+                x, _ = blk(x, causal_bias(t))
+            z = self.head(self.lnf(self.blocks[-1].at(x, at)))
+        else:
+            h, _ = self.hidden(ids, pos, causal_bias(t))
+            z = self.head(h[torch.arange(b).unsqueeze(1), at])  # [B,A,V]
         z = z + (1 - allowed) * -1e9
         return torch.log_softmax(z, dim=-1).gather(-1, targets.unsqueeze(-1)).squeeze(-1)
 

@@ -43,6 +43,9 @@ type Options struct {
 	Seed    uint64 // seeds the weights, the sampled calls and the advantages
 	// TorchDefaults runs PyTorch without TorchTuning: with glibc's and OpenMP's defaults.
 	TorchDefaults bool
+	// Prune times the training step with agentrl.TinyAgent.Prune set (the last layer only at the
+	// positions whose log-probs are read), and PyTorch's step computed the same way.
+	Prune bool
 	// Progress, when set, gets a line as each batch size's parity is checked and each step's
 	// timing ends.
 	Progress io.Writer
@@ -90,6 +93,7 @@ type Report struct {
 	BLAS          string  // the BLAS library PyTorch really loaded
 	TorchEnv      string  // the allocator and OpenMP settings PyTorch ran with
 	Iters, Warmup int
+	Prune         bool // Options.Prune
 	Cases         []Case
 }
 
@@ -119,7 +123,7 @@ func Compare(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Threads: threads, CPUs: runtime.NumCPU(), Load: loadAverage(), GoMLX: gomlxVersion(backend),
-		Iters: o.Iters, Warmup: o.Warmup}
+		Iters: o.Iters, Warmup: o.Warmup, Prune: o.Prune}
 	for _, rows := range o.Rows {
 		c, err := runCase(ctx, states[:rows], o, threads, rep)
 		if err != nil {
@@ -144,7 +148,7 @@ const Round = 5
 // steps are timed in alternating rounds, every sampling round before any training round, since
 // training changes the weights and with them the calls that sampling draws.
 func runCase(ctx context.Context, states []gym.StructObs, o Options, threads int, rep *Report) (Case, error) {
-	b, err := newBatch(states, o.Seed)
+	b, err := newBatch(states, o.Seed, o.Prune)
 	if err != nil {
 		return Case{}, err
 	}
@@ -206,8 +210,8 @@ func runCase(ctx context.Context, states []gym.StructObs, o Options, threads int
 
 // CheckParity builds a batch of rows start states and returns how far PyTorch's log-probs,
 // sampler and gradients are from GoMLX's; the error is set when any exceeds its tolerance. It
-// times nothing and accepts any BLAS.
-func CheckParity(tasks string, rows int, seed uint64) (Parity, error) {
+// times nothing and accepts any BLAS. With prune, both sides compute the pruned pass (Options.Prune).
+func CheckParity(tasks string, rows int, seed uint64, prune bool) (Parity, error) {
 	if err := Available(); err != nil {
 		return Parity{}, err
 	}
@@ -215,7 +219,7 @@ func CheckParity(tasks string, rows int, seed uint64) (Parity, error) {
 	if err != nil {
 		return Parity{}, err
 	}
-	b, err := newBatch(states, seed)
+	b, err := newBatch(states, seed, prune)
 	if err != nil {
 		return Parity{}, err
 	}
@@ -273,6 +277,9 @@ func (r *Report) Write(w io.Writer) error {
 			fmt.Sprintf("%d/%d", c.GoSteps, c.TorchSteps), msf(c.Sample.GoMLX), msf(c.Sample.PyTorch), c.Sample.Ratio())
 	}
 	sb.WriteString("\ntrain:  log-probs of the batch (one forward pass), REINFORCE loss, backward, Adam update.\n")
+	if r.Prune {
+		sb.WriteString("        Pruned on both sides: the last layer runs only at the positions whose log-probs are read.\n")
+	}
 	sb.WriteString("sample: one tool call per row: prompt pass (fills the K/V cache), then cached one-token\n" +
 		"        steps, each token drawn from the grammar-masked softmax at temperature 1. Go: the\n" +
 		"        book's plain-Go decoder, unpadded rows; PyTorch: one padded batch.\n")
@@ -308,13 +315,14 @@ type batch struct {
 	promptWidth int
 }
 
-func newBatch(states []gym.StructObs, seed uint64) (*batch, error) {
+func newBatch(states []gym.StructObs, seed uint64, prune bool) (*batch, error) {
 	cfg := agentrl.DefaultTinyAgentConfig()
 	cfg.Seed = seed
 	agent, err := agentrl.NewTinyAgent(cfg)
 	if err != nil {
 		return nil, err
 	}
+	agent.Prune = prune
 	samples, err := agent.Sample(states, agentrl.TinySampleOptions{Temperature: 1, Seed: seed})
 	if err != nil {
 		return nil, err

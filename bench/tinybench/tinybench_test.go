@@ -14,13 +14,16 @@ import (
 const tasks = "../../datasets/bugfix"
 
 func TestParityWithPyTorch(t *testing.T) {
-	p, err := CheckParity(tasks, 8, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("max |Δ log-prob| %.2g (batch), %.2g (sampler); max gradient error %.2g of scale", p.LogProbs, p.Sampler, p.Grads)
-	if p.LogProbs > MaxLogProbDiff || p.Sampler > MaxLogProbDiff || p.Grads > MaxGradRelDiff {
-		t.Errorf("parity %+v outside tolerances", p)
+	for _, prune := range []bool{false, true} {
+		p, err := CheckParity(tasks, 8, 3, prune)
+		if err != nil {
+			t.Fatalf("prune %v: %v", prune, err)
+		}
+		t.Logf("prune %v: max |Δ log-prob| %.2g (batch), %.2g (sampler); max gradient error %.2g of scale",
+			prune, p.LogProbs, p.Sampler, p.Grads)
+		if p.LogProbs > MaxLogProbDiff || p.Sampler > MaxLogProbDiff || p.Grads > MaxGradRelDiff {
+			t.Errorf("prune %v: parity %+v outside tolerances", prune, p)
+		}
 	}
 }
 
@@ -34,7 +37,7 @@ func TestParityCatchesDifferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := newBatch(states, 5)
+	b, err := newBatch(states, 5, false)
 	if err != nil {
 		t.Fatal(err)
 	}
