@@ -527,11 +527,12 @@ type TinyAgent struct {
 	Config  TinyAgentConfig
 	Store   *mlmodel.Store
 	backend compute.Backend
-	// Prune makes LogProbsGraph and PolicyGraph run the last layer only at the positions they
-	// read (HiddenAtGraph): the same log-probabilities up to float32 rounding, in about half the
-	// work at the book's size. Set it before the first graph is built. Off, they run HiddenGraph,
-	// the full pass that the chapters' recorded runs used.
-	Prune bool
+	// FastGraph builds the graphs for speed: LogProbsGraph and PolicyGraph run the last layer only
+	// at the positions they read (HiddenAtGraph), and attention's key and value gradients are
+	// summed in the order the backend reads without transposing (dotgrad.FastScores, FastMix).
+	// The same values up to float32 rounding. Set it before the first graph is built. Off, every
+	// graph is the one the chapters' recorded runs used, bit for bit.
+	FastGraph bool
 
 	logProbs *mlmodel.Exec // LogProbsGraph
 }
@@ -606,17 +607,22 @@ func layerNorm(x, gain, bias *graph.Node) *graph.Node {
 }
 
 // attend is multi-head attention of queries q [B,H,T,Dh] over keys and values [B,H,S,Dh].
-// bias [1,1,T,S] is added to every row's and head's scores: 0 where query t may see key s, −1e9
-// where it may not. dotgrad.Scores(q, k) is q·kᵀ per row and head, [B,H,T,S], and
+// bias [1,1,T,S] (or [B,1,T,S]) is added to every head's scores: 0 where query t may see key s,
+// −1e9 where it may not. dotgrad.Scores(q, k) is q·kᵀ per row and head, [B,H,T,S], and
 // dotgrad.Mix(p, v) is p·v, [B,H,T,Dh]: graph.DotGeneral's values and gradients bit for bit,
-// with the gradients' transposes done the fast way.
+// with the gradients' transposes done the fast way; with fast, FastScores and FastMix, whose
+// key and value gradients skip the large transposes and match to float32 rounding.
 //
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
-func attend(q, k, v, bias *graph.Node) *graph.Node {
+func attend(q, k, v, bias *graph.Node, fast bool) *graph.Node {
 	dims := q.Shape().Dimensions
 	b, h, t, dh := dims[0], dims[1], dims[2], dims[3]
-	scores := graph.Add(graph.MulScalar(dotgrad.Scores(q, k), 1/math.Sqrt(float64(dh))), bias)
-	out := dotgrad.Mix(graph.Softmax(scores, -1), v) // [B,H,T,Dh]
+	scores, mix := dotgrad.Scores, dotgrad.Mix
+	if fast {
+		scores, mix = dotgrad.FastScores, dotgrad.FastMix
+	}
+	s := graph.Add(graph.MulScalar(scores(q, k), 1/math.Sqrt(float64(dh))), bias)
+	out := mix(graph.Softmax(s, -1), v) // [B,H,T,Dh]
 	return graph.Reshape(graph.TransposeAllAxes(out, 0, 2, 1, 3), b, t, h*dh)
 }
 
@@ -672,7 +678,7 @@ func (a *TinyAgent) block(x *graph.Node, l int, bias, at *graph.Node) *graph.Nod
 	if at != nil {
 		x, q = rowsAt(x, at), rowsAt(qkv, at)
 	}
-	x = graph.Add(x, dense(attend(heads(q, 0), heads(qkv, 1), heads(qkv, 2), bias), lw("out"), lw("out_b")))
+	x = graph.Add(x, dense(attend(heads(q, 0), heads(qkv, 1), heads(qkv, 2), bias, a.FastGraph), lw("out"), lw("out_b")))
 	h = layerNorm(x, lw("ln2_g"), lw("ln2_b"))
 	h = dense(h, lw("mlp1"), lw("mlp1_b"))
 	return graph.Add(x, dense(graph.Mul(h, graph.Sigmoid(h)), lw("mlp2"), lw("mlp2_b")))
@@ -735,7 +741,7 @@ func (a *TinyAgent) logits(h *graph.Node) *graph.Node {
 // Defined in ch03_lm_policies.ipynb, "3.6 The model".
 func (a *TinyAgent) maskedLogSoftmax(ids, at, allowed *graph.Node) *graph.Node {
 	var h *graph.Node
-	if a.Prune {
+	if a.FastGraph {
 		h = a.HiddenAtGraph(ids, at)
 	} else {
 		h = rowsAt(a.HiddenGraph(ids), at)

@@ -772,13 +772,13 @@ func TestBatchToShapes(t *testing.T) {
 	}
 }
 
-// TestPrunedPassMatchesFullPass: HiddenAtGraph gives rowsAt(HiddenGraph) at the positions a
-// trainer reads, and an agent with Prune set gives the same log-probabilities and the same
+// TestFastGraphMatchesFullPass: HiddenAtGraph gives rowsAt(HiddenGraph) at the positions a
+// trainer reads, and an agent with FastGraph set gives the same log-probabilities and the same
 // gradient of every weight as the full pass, up to float32 rounding.
-func TestPrunedPassMatchesFullPass(t *testing.T) {
+func TestFastGraphMatchesFullPass(t *testing.T) {
 	obs, _ := realObs(t, 4)
-	full, pruned := newTestAgent(t, 0.3), newTestAgent(t, 0.3)
-	pruned.Prune = true
+	full, fast := newTestAgent(t, 0.3), newTestAgent(t, 0.3)
+	fast.FastGraph = true
 	samples, err := full.Sample(obs, TinySampleOptions{Temperature: 1, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -809,7 +809,7 @@ func TestPrunedPassMatchesFullPass(t *testing.T) {
 		}
 		return out
 	}
-	want, got := run(full), run(pruned)
+	want, got := run(full), run(fast)
 	maxDiff := func(a, b *tensors.Tensor) (diff, scale float64) {
 		x, y := tensors.MustCopyFlatData[float32](a), tensors.MustCopyFlatData[float32](b)
 		for i := range x {
@@ -822,11 +822,11 @@ func TestPrunedPassMatchesFullPass(t *testing.T) {
 		t.Errorf("HiddenAtGraph differs from HiddenGraph's rows by %g (scale %g)", d, s)
 	}
 	if d, _ := maxDiff(want[0], got[0]); d > 1e-5 {
-		t.Errorf("pruned log-probs differ from the full pass's by %g", d)
+		t.Errorf("fast-graph log-probs differ from the full pass's by %g", d)
 	}
 	for i, name := range names {
 		if d, s := maxDiff(want[3+i], got[3+i]); d > 1e-4*s || s == 0 {
-			t.Errorf("gradient of %s: pruned differs by %g (scale %g)", name, d, s)
+			t.Errorf("gradient of %s: the fast graph's differs by %g (scale %g)", name, d, s)
 		}
 	}
 }

@@ -12,10 +12,25 @@ import (
 // dS [..., T, S] · q [..., T, D] over T, whose operands the backend would transpose one element
 // at a time to [..., S, T] and [..., D, T]; Scores hands it both already transposed by swap.
 func Scores(q, k *graph.Node) *graph.Node {
-	r, batch := batchedShapes("Scores", q, k)
+	return scores("Scores", q, k, false)
+}
+
+// FastScores is Scores with k's gradient computed as (qᵀ·dS)ᵀ: the backend reads dS [..., T, S]
+// as it is, contracting T right after the batch axes, and only q and the [..., D, S] result,
+// both small, are transposed. The value and q's gradient are Scores' bit for bit; k's gradient
+// sums the same terms in another order, so it equals Scores' up to float32 rounding.
+func FastScores(q, k *graph.Node) *graph.Node {
+	return scores("FastScores", q, k, true)
+}
+
+func scores(name string, q, k *graph.Node, fast bool) *graph.Node {
+	r, batch := batchedShapes(name, q, k)
 	return withSecondGradient(q, k, func(q, k *graph.Node) *graph.Node {
 		return graph.DotGeneral(q, []int{r - 1}, batch, k, []int{r - 1}, batch)
 	}, func(dy *graph.Node) *graph.Node {
+		if fast {
+			return swap(graph.DotGeneral(swap(q, r-2, r-1, r), []int{r - 1}, batch, dy, []int{r - 2}, batch), r-2, r-1, r)
+		}
 		return graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, swap(q, r-2, r-1, r), []int{r - 1}, batch)
 	})
 }
@@ -26,12 +41,26 @@ func Scores(q, k *graph.Node) *graph.Node {
 // dO [..., T, D] · p [..., T, S] over T, as [..., D, S] transposed to [..., S, D]; Mix makes the
 // three transposes with swap.
 func Mix(p, v *graph.Node) *graph.Node {
-	r, batch := batchedShapes("Mix", p, v)
+	return mix("Mix", p, v, false)
+}
+
+// FastMix is Mix with v's gradient computed as (dOᵀ·p)ᵀ: the backend reads p [..., T, S] as it
+// is, and only dO and the [..., D, S] result, both small, are transposed. The value and p's
+// gradient are Mix's bit for bit; v's gradient equals Mix's up to float32 rounding.
+func FastMix(p, v *graph.Node) *graph.Node {
+	return mix("FastMix", p, v, true)
+}
+
+func mix(name string, p, v *graph.Node, fast bool) *graph.Node {
+	r, batch := batchedShapes(name, p, v)
 	return withSecondGradient(p, v, func(p, v *graph.Node) *graph.Node {
 		return graph.DotGeneral(p, []int{r - 1}, batch, v, []int{r - 2}, batch)
 	}, func(dy *graph.Node) *graph.Node {
-		g := graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, swap(p, r-2, r-1, r), []int{r - 1}, batch)
-		return swap(g, r-2, r-1, r)
+		pT := []int{r - 2} // p's axis T, read where it is
+		if !fast {
+			p, pT = swap(p, r-2, r-1, r), []int{r - 1}
+		}
+		return swap(graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, p, pT, batch), r-2, r-1, r)
 	})
 }
 

@@ -88,7 +88,7 @@ class Block(nn.Module):
         return x, (k, v)
 
     def at(self, x, at):
-        """The block's output [B,A,d] at positions at [B,A] only, as TinyAgent.Prune computes it:
+        """The block's output [B,A,d] at positions at [B,A] only, as TinyAgent.FastGraph computes it:
         keys and values of all T positions, queries, attention output and MLP at at alone."""
         b, t, d = x.shape
         dh = d // self.heads
@@ -152,7 +152,7 @@ class TinyAgent(nn.Module):
         after token at[b, j] (the training forward pass)."""
         b, t = ids.shape
         pos = torch.arange(t).expand(b, t)
-        if self.cfg.get("Prune"):  # the last layer only where it is read (TinyAgent.Prune)
+        if self.cfg.get("Prune"):  # the last layer only where it is read (TinyAgent.FastGraph)
             x = self.tok_emb(ids) + self.pos_emb(pos)
             for blk in self.blocks[:-1]:
                 x, _ = blk(x, causal_bias(t))

@@ -43,9 +43,10 @@ type Options struct {
 	Seed    uint64 // seeds the weights, the sampled calls and the advantages
 	// TorchDefaults runs PyTorch without TorchTuning: with glibc's and OpenMP's defaults.
 	TorchDefaults bool
-	// Prune times the training step with agentrl.TinyAgent.Prune set (the last layer only at the
-	// positions whose log-probs are read), and PyTorch's step computed the same way.
-	Prune bool
+	// FastGraph times the training step with agentrl.TinyAgent.FastGraph set (among others, the
+	// last layer only at the positions whose log-probs are read), and PyTorch's step pruned the
+	// same way.
+	FastGraph bool
 	// Progress, when set, gets a line as each batch size's parity is checked and each step's
 	// timing ends.
 	Progress io.Writer
@@ -93,7 +94,7 @@ type Report struct {
 	BLAS          string  // the BLAS library PyTorch really loaded
 	TorchEnv      string  // the allocator and OpenMP settings PyTorch ran with
 	Iters, Warmup int
-	Prune         bool // Options.Prune
+	FastGraph     bool // Options.FastGraph
 	Cases         []Case
 }
 
@@ -123,7 +124,7 @@ func Compare(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Threads: threads, CPUs: runtime.NumCPU(), Load: loadAverage(), GoMLX: gomlxVersion(backend),
-		Iters: o.Iters, Warmup: o.Warmup, Prune: o.Prune}
+		Iters: o.Iters, Warmup: o.Warmup, FastGraph: o.FastGraph}
 	for _, rows := range o.Rows {
 		c, err := runCase(ctx, states[:rows], o, threads, rep)
 		if err != nil {
@@ -148,7 +149,7 @@ const Round = 5
 // steps are timed in alternating rounds, every sampling round before any training round, since
 // training changes the weights and with them the calls that sampling draws.
 func runCase(ctx context.Context, states []gym.StructObs, o Options, threads int, rep *Report) (Case, error) {
-	b, err := newBatch(states, o.Seed, o.Prune)
+	b, err := newBatch(states, o.Seed, o.FastGraph)
 	if err != nil {
 		return Case{}, err
 	}
@@ -210,8 +211,9 @@ func runCase(ctx context.Context, states []gym.StructObs, o Options, threads int
 
 // CheckParity builds a batch of rows start states and returns how far PyTorch's log-probs,
 // sampler and gradients are from GoMLX's; the error is set when any exceeds its tolerance. It
-// times nothing and accepts any BLAS. With prune, both sides compute the pruned pass (Options.Prune).
-func CheckParity(tasks string, rows int, seed uint64, prune bool) (Parity, error) {
+// times nothing and accepts any BLAS. With fast, GoMLX runs TinyAgent's fast graph and PyTorch the
+// pass pruned the same way (Options.FastGraph).
+func CheckParity(tasks string, rows int, seed uint64, fast bool) (Parity, error) {
 	if err := Available(); err != nil {
 		return Parity{}, err
 	}
@@ -219,7 +221,7 @@ func CheckParity(tasks string, rows int, seed uint64, prune bool) (Parity, error
 	if err != nil {
 		return Parity{}, err
 	}
-	b, err := newBatch(states, seed, prune)
+	b, err := newBatch(states, seed, fast)
 	if err != nil {
 		return Parity{}, err
 	}
@@ -277,8 +279,9 @@ func (r *Report) Write(w io.Writer) error {
 			fmt.Sprintf("%d/%d", c.GoSteps, c.TorchSteps), msf(c.Sample.GoMLX), msf(c.Sample.PyTorch), c.Sample.Ratio())
 	}
 	sb.WriteString("\ntrain:  log-probs of the batch (one forward pass), REINFORCE loss, backward, Adam update.\n")
-	if r.Prune {
-		sb.WriteString("        Pruned on both sides: the last layer runs only at the positions whose log-probs are read.\n")
+	if r.FastGraph {
+		sb.WriteString("        Fast graph (TinyAgent.FastGraph): on both sides the last layer runs only at the\n" +
+			"        positions whose log-probs are read.\n")
 	}
 	sb.WriteString("sample: one tool call per row: prompt pass (fills the K/V cache), then cached one-token\n" +
 		"        steps, each token drawn from the grammar-masked softmax at temperature 1. Go: the\n" +
@@ -315,14 +318,14 @@ type batch struct {
 	promptWidth int
 }
 
-func newBatch(states []gym.StructObs, seed uint64, prune bool) (*batch, error) {
+func newBatch(states []gym.StructObs, seed uint64, fast bool) (*batch, error) {
 	cfg := agentrl.DefaultTinyAgentConfig()
 	cfg.Seed = seed
 	agent, err := agentrl.NewTinyAgent(cfg)
 	if err != nil {
 		return nil, err
 	}
-	agent.Prune = prune
+	agent.FastGraph = fast
 	samples, err := agent.Sample(states, agentrl.TinySampleOptions{Temperature: 1, Seed: seed})
 	if err != nil {
 		return nil, err

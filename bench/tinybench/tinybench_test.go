@@ -14,15 +14,15 @@ import (
 const tasks = "../../datasets/bugfix"
 
 func TestParityWithPyTorch(t *testing.T) {
-	for _, prune := range []bool{false, true} {
-		p, err := CheckParity(tasks, 8, 3, prune)
+	for _, fast := range []bool{false, true} {
+		p, err := CheckParity(tasks, 8, 3, fast)
 		if err != nil {
-			t.Fatalf("prune %v: %v", prune, err)
+			t.Fatalf("fast %v: %v", fast, err)
 		}
-		t.Logf("prune %v: max |Δ log-prob| %.2g (batch), %.2g (sampler); max gradient error %.2g of scale",
-			prune, p.LogProbs, p.Sampler, p.Grads)
+		t.Logf("fast %v: max |Δ log-prob| %.2g (batch), %.2g (sampler); max gradient error %.2g of scale",
+			fast, p.LogProbs, p.Sampler, p.Grads)
 		if p.LogProbs > MaxLogProbDiff || p.Sampler > MaxLogProbDiff || p.Grads > MaxGradRelDiff {
-			t.Errorf("prune %v: parity %+v outside tolerances", prune, p)
+			t.Errorf("fast %v: parity %+v outside tolerances", fast, p)
 		}
 	}
 }

@@ -185,7 +185,7 @@ type torchConfig struct {
 	MaxCall, MaxLines, MaxMenu         int
 	Classes                            int // how many edit classes
 	LR                                 float64
-	Prune                              bool // log-probs as TinyAgent.Prune computes them
+	Prune                              bool // the last layer only where log-probs are read (TinyAgent.FastGraph)
 	Tokens                             map[string]int
 }
 
@@ -197,7 +197,7 @@ func (b *batch) write(dir string) error {
 		Vocab: len(agentrl.TinyVocab), Rows: len(b.samples),
 		CallSlots: 8, // agentrl's tinyCallSlots: more than the 5 cached steps a call needs
 		MaxCall:   agentrl.TinyMaxCall, MaxLines: agentrl.TinyMaxLines, MaxMenu: agentrl.TinyMaxMenu,
-		Classes: len(gym.Classes), LR: LearningRate, Prune: b.agent.Prune, Tokens: map[string]int{"class0": agentrl.TinyToken(gym.Classes[0])}}
+		Classes: len(gym.Classes), LR: LearningRate, Prune: b.agent.FastGraph, Tokens: map[string]int{"class0": agentrl.TinyToken(gym.Classes[0])}}
 	for _, name := range []string{"<pad>", "<bos>", "CALL", "READ", "TEST", "SUBMIT", "EDIT", "END", "L1", "M0"} {
 		tc.Tokens[name] = agentrl.TinyToken(name)
 	}

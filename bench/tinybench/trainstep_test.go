@@ -6,23 +6,23 @@ import (
 )
 
 // BenchmarkTrainStep times GoMLX's side of the bench's training step alone (no PyTorch), with and
-// without the pruned pass, so that it can be profiled:
+// without the fastd pass, so that it can be profiled:
 //
 //	go test ./bench/tinybench -run '^$' -bench TrainStep -cpuprofile cpu.out
 func BenchmarkTrainStep(b *testing.B) {
-	for _, prune := range []bool{false, true} {
+	for _, fast := range []bool{false, true} {
 		for _, rows := range []int{32, 128} {
-			b.Run(fmt.Sprintf("prune=%v/rows=%d", prune, rows), func(b *testing.B) { benchmarkTrainStep(b, rows, prune) })
+			b.Run(fmt.Sprintf("fast=%v/rows=%d", fast, rows), func(b *testing.B) { benchmarkTrainStep(b, rows, fast) })
 		}
 	}
 }
 
-func benchmarkTrainStep(b *testing.B, rows int, prune bool) {
+func benchmarkTrainStep(b *testing.B, rows int, fast bool) {
 	states, err := startStates(tasks, rows)
 	if err != nil {
 		b.Fatal(err)
 	}
-	bt, err := newBatch(states, 1, prune)
+	bt, err := newBatch(states, 1, fast)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -36,8 +36,9 @@ flags:
   --tasks DIR     BugFix tasks; start states come from the train split (default datasets/bugfix)
   --seed N        weights, sampled calls, advantages (default 1)
   --torch-defaults  PyTorch with glibc's and OpenMP's defaults instead of tinybench.TorchTuning
-  --prune         time the training step with the last layer run only at the positions whose
-                  log-probs are read (TinyAgent.Prune), on both sides
+  --fast-graph    time TinyAgent's fast training graph (TinyAgent.FastGraph: the last layer only
+                  at the positions whose log-probs are read, pruned the same way in PyTorch), and
+                  train with -fast-graph
   --target R      then train TinyAgent with the defaults of 'agentrl train tinyagent' and time how
                   long it takes to reach held-out (test split) solve rate R, with the seconds per
                   update spent sampling, in the gym and in gradient steps (default 0.30; 0: skip)
@@ -71,7 +72,7 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	fs.StringVar(&o.Tasks, "tasks", defaultTasks(), "task folder")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed")
 	fs.BoolVar(&o.TorchDefaults, "torch-defaults", false, "PyTorch without allocator and OpenMP tuning")
-	fs.BoolVar(&o.Prune, "prune", false, "pruned training pass on both sides")
+	fs.BoolVar(&o.FastGraph, "fast-graph", false, "TinyAgent's fast training graph")
 	target := fs.Float64("target", 0.30, "held-out solve rate to reach")
 	targetSteps := fs.Int("target-steps", 20, "updates before giving up")
 	targetEvery := fs.Int("target-every", 5, "updates between evaluations")
@@ -105,7 +106,8 @@ func benchTinyAgent(w io.Writer, args []string) error {
 	if *target == 0 {
 		return nil
 	}
-	f, err := parseTrainFlags([]string{"-tasks", o.Tasks, "-seed", strconv.FormatUint(o.Seed, 10), "-steps", strconv.Itoa(*targetSteps)})
+	f, err := parseTrainFlags([]string{"-tasks", o.Tasks, "-seed", strconv.FormatUint(o.Seed, 10), "-steps", strconv.Itoa(*targetSteps),
+		"-fast-graph=" + strconv.FormatBool(o.FastGraph)})
 	if err != nil {
 		return err
 	}

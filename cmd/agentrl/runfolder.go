@@ -27,6 +27,7 @@ type runSettings struct {
 	Seed        uint64
 	Tasks       string
 	TestTimeout time.Duration
+	FastGraph   bool `json:",omitempty"` // absent in the run folders of versions without -fast-graph
 }
 
 // tinyFlagNames names the flag that sets each field of runSettings, by the field's path.
@@ -35,7 +36,7 @@ var tinyFlagNames = map[string]string{
 	"Recipe.Patches": "-patches", "Recipe.SubmitAtLimit": "-submit-at-limit", "Recipe.Credit": "-credit",
 	"Recipe.Gamma": "-gamma", "Recipe.Scale": "-scale", "Recipe.PassBonus": "-pass-bonus", "Recipe.Entropy": "-entropy-coef",
 	"Recipe.KL": "-kl-coef", "Recipe.LR": "-lr", "Recipe.Refill": "-refill",
-	"Seed": "-seed", "Tasks": "-tasks", "TestTimeout": "-test-timeout",
+	"Seed": "-seed", "Tasks": "-tasks", "TestTimeout": "-test-timeout", "FastGraph": "-fast-graph",
 }
 
 func (f *trainFlags) settings() runSettings {
@@ -43,7 +44,7 @@ func (f *trainFlags) settings() runSettings {
 	if err != nil {
 		tasks = f.tasks
 	}
-	return runSettings{Kind: kindTinyAgent, Recipe: f.recipe, Seed: f.seed, Tasks: tasks, TestTimeout: f.timeout}
+	return runSettings{Kind: kindTinyAgent, Recipe: f.recipe, Seed: f.seed, Tasks: tasks, TestTimeout: f.timeout, FastGraph: f.fastGraph}
 }
 
 // sameTiny is what a resumed TinyAgent run may change: -steps, so that a finished run can be

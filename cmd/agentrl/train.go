@@ -36,6 +36,7 @@ type trainFlags struct {
 	tasks               string
 	evalReps            int
 	baselines           bool
+	fastGraph           bool
 	timeout             time.Duration
 	progress            io.Writer
 	metrics, checkpoint string
@@ -97,6 +98,7 @@ func parseTrainFlags(args []string) (*trainFlags, error) {
 	fs.StringVar(&f.tasks, "tasks", defaultTasks(), "task folder")
 	fs.IntVar(&f.evalReps, "eval-reps", 2, "evaluation episodes per held-out task (train tasks: 1)")
 	fs.BoolVar(&f.baselines, "baselines", true, "evaluate the baselines under the same interface")
+	fs.BoolVar(&f.fastGraph, "fast-graph", false, "gradient steps on TinyAgent's fast graph (the last layer only at the positions whose log-probs are read; attention gradients summed without transposes): the same values up to float32 rounding, in less time (off: the graph of the book's recorded runs, bit for bit)")
 	fs.DurationVar(&f.timeout, "test-timeout", 200*time.Millisecond, "CPU-time limit of one test run in the sandbox (its wall-clock backstop: 10 times this, at least 2s)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentrl train tinyagent [flags]\n\nTrains TinyAgent with RL in the BugFix gym, then prints its solve rates beside the baselines.\nalgorithms:")
@@ -180,6 +182,7 @@ func newTinyRun(f *trainFlags) (*tinyRun, error) {
 		r.pool.Close()
 		return nil, err
 	}
+	r.agent.FastGraph = f.fastGraph
 	r.env = f.recipe.Env()
 	tc, err := f.recipe.Config(cfg, r.train)
 	if err != nil {

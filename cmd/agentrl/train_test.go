@@ -136,6 +136,10 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-algo drgrpo (now grpo)") || !strings.Contains(err.Error(), "-lr 0.003 (now 0.01)") {
 		t.Errorf("resume under another -lr and -algo: %v", err)
 	}
+	// -fast-graph changes the gradient's last bits, so it is a setting of the run too.
+	if _, err = train("4", "-resume", "-fast-graph"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-fast-graph false (now true)") {
+		t.Errorf("resume with -fast-graph: %v", err)
+	}
 	if steps, _ = metricUpdates(t, filepath.Join(outDir, "metrics.jsonl")); len(steps) != 3 {
 		t.Errorf("a refused resume changed the metrics: updates %v", steps)
 	}
