@@ -40,3 +40,9 @@ func Root() (string, error) {
 func SandboxMemo(root string) string {
 	return filepath.Join(root, ".cache", "sandbox-memo")
 }
+
+// BaselineCache is the folder under root's local caches where `agentrl train tinyagent` keeps the
+// baselines' solve rates for later runs of the same tasks, settings, seed and binary.
+func BaselineCache(root string) string {
+	return filepath.Join(root, ".cache", "baselines")
+}

@@ -37,6 +37,7 @@ type trainFlags struct {
 	evalReps            int
 	baselines           bool
 	fastGraph           bool
+	baselineCache       string // folder of the baselines' cached rates; "": none
 	timeout             time.Duration
 	progress            io.Writer
 	metrics, checkpoint string
@@ -68,7 +69,7 @@ func trainMain(args []string) error {
 }
 
 func parseTrainFlags(args []string) (*trainFlags, error) {
-	f := &trainFlags{progress: stderr, recipe: agentrl.DefaultTinyRecipe()}
+	f := &trainFlags{progress: stderr, recipe: agentrl.DefaultTinyRecipe(), baselineCache: defaultBaselineCache()}
 	fs := flag.NewFlagSet("train tinyagent", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	names, summaries := agentrl.TinyAlgorithms()
@@ -301,12 +302,13 @@ func evaluateTiny(f *trainFlags, run *tinyRun, out io.Writer, start time.Time) e
 		tiny.rates = append(tiny.rates, fmt.Sprintf("%.3f", ev.Solved))
 	}
 	rows := []rateRow{tiny}
+	cached := ""
 	if f.baselines {
-		base, err := baselineRows(f, run, splits)
+		base, from, err := baselineRows(f, run, splits)
 		if err != nil {
 			return err
 		}
-		rows = append(rows, base...)
+		rows, cached = append(rows, base...), from
 	}
 	graded := "graded as it stands when they run out"
 	if !f.recipe.SubmitAtLimit {
@@ -319,6 +321,9 @@ func evaluateTiny(f *trainFlags, run *tinyRun, out io.Writer, start time.Time) e
 	}
 	if f.baselines && f.recipe.Turns < 3 && !f.recipe.Patches {
 		fmt.Fprintf(out, "(the scripted search needs 3 calls or more to test an edit before it submits: with %d it cannot search)\n", f.recipe.Turns)
+	}
+	if cached != "" {
+		fmt.Fprintf(out, "baselines: read from %s, an identical earlier run's (same binary, tasks, settings and seed); delete it to play them again\n", cached)
 	}
 	fmt.Fprintf(out, "TinyAgent malformed calls: %.3f (decoding is masked to the call grammar)\n", malformed)
 	if f.recipe.Patches {
@@ -336,8 +341,9 @@ func evaluateTiny(f *trainFlags, run *tinyRun, out io.Writer, start time.Time) e
 	return nil
 }
 
-// baselineRows evaluates the baselines under the same interface and call budget as the agent.
-func baselineRows(f *trainFlags, run *tinyRun, splits []evalSplit) ([]rateRow, error) {
+// baselineRows evaluates the baselines under the same interface and call budget as the agent, or
+// reads their rates from the baseline cache (f.baselineCache), naming the file it read them from.
+func baselineRows(f *trainFlags, run *tinyRun, splits []evalSplit) ([]rateRow, string, error) {
 	base := []struct {
 		name  string
 		agent agentrl.GymAgent
@@ -351,6 +357,21 @@ func baselineRows(f *trainFlags, run *tinyRun, splits []evalSplit) ([]rateRow, e
 			agent agentrl.GymAgent
 		}{"scripted search (patch until pass)", agentrl.PatchSearch}
 	}
+	key := ""
+	if f.baselineCache != "" {
+		names := make([]string, len(base))
+		for i, b := range base {
+			names[i] = b.name
+		}
+		var err error
+		if key, err = baselineKey(f, run, splits, names); err != nil {
+			fmt.Fprintf(f.progress, "baselines: not cached (%v)\n", err)
+			key = ""
+		} else if rows, ok := cachedBaselines(f.baselineCache, key); ok {
+			return rows, filepath.Join(f.baselineCache, key+".json"), nil
+		}
+	}
+	backstops := run.pool.Stats().Backstops
 	genv := gym.NewEnv(run.pool, run.env)
 	var rows []rateRow
 	for _, b := range base {
@@ -358,13 +379,19 @@ func baselineRows(f *trainFlags, run *tinyRun, splits []evalSplit) ([]rateRow, e
 		for _, s := range splits {
 			ev, err := agentrl.EvalGym(genv, s.tasks, b.agent, s.reps, f.seed)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
 			r.rates = append(r.rates, fmt.Sprintf("%.3f", ev.SolveRate()))
 		}
 		rows = append(rows, r)
 	}
-	return rows, nil
+	// A verdict reached on the wall-clock backstop may depend on the load: such rates are not kept.
+	if key != "" && run.pool.Stats().Backstops == backstops {
+		if err := storeBaselines(f.baselineCache, key, rows); err != nil {
+			fmt.Fprintf(f.progress, "baselines: not cached (%v)\n", err)
+		}
+	}
+	return rows, "", nil
 }
 
 // updateTimes adds up where the updates' time went.

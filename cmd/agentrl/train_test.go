@@ -92,6 +92,7 @@ func metricUpdates(t *testing.T, path string) (steps []int, evals int) {
 func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	dir := smallTaskDir(t)
 	outDir := filepath.Join(t.TempDir(), "run")
+	cache := t.TempDir()
 	train := func(steps string, extra ...string) (string, error) {
 		args := append([]string{"-tasks", dir, "-out", outDir, "-steps", steps, "-groups", "1", "-group-size", "2",
 			"-turns", "2", "-eval-reps", "1", "-checkpoint-every", "1"}, extra...)
@@ -99,6 +100,7 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		f.baselineCache = cache
 		var progress, out bytes.Buffer
 		f.progress = &progress
 		err = trainTinyAgent(f, &out)
@@ -107,6 +109,10 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	out, err := train("2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	first := out
+	if strings.Contains(first, "baselines: read from") {
+		t.Errorf("an empty cache answered:\n%s", first)
 	}
 	for _, want := range []string{"TinyAgent (drgrpo, greedy)", "random edit, submit", "scripted search", "oracle", "2/2"} {
 		if !strings.Contains(out, want) {
@@ -126,6 +132,15 @@ func TestTrainRunsResumesAndRefusesToOverwrite(t *testing.T) {
 	}
 	if !strings.Contains(out, "resumed") || !strings.Contains(out, "at update 2") {
 		t.Errorf("resume output:\n%s", out)
+	}
+	// The first run played the baselines and kept their rates; the resumed run (same binary,
+	// tasks, settings and seed) read them back and printed the same rows.
+	files, _ := filepath.Glob(filepath.Join(cache, "*.json"))
+	if len(files) != 1 || !strings.Contains(out, "baselines: read from "+files[0]) {
+		t.Errorf("baseline cache %v; resumed output:\n%s", files, out)
+	}
+	if !strings.Contains(out, baselineLines(first)) || baselineLines(first) == "" {
+		t.Errorf("cached baselines differ from played ones:\n%s\nagainst\n%s", baselineLines(out), baselineLines(first))
 	}
 	steps, _ = metricUpdates(t, filepath.Join(outDir, "metrics.jsonl"))
 	if len(steps) != 3 || steps[2] != 2 {
@@ -234,4 +249,17 @@ func TestPatchesFlag(t *testing.T) {
 		!strings.Contains(out, "TinyAgent patched again after") {
 		t.Errorf("-patches output:\n%s", out)
 	}
+}
+
+// baselineLines is the baselines' rows of a train tinyagent output (every row but TinyAgent's).
+func baselineLines(out string) string {
+	var rows []string
+	for _, l := range strings.Split(out, "\n") {
+		for _, name := range []string{"random valid call", "random edit, submit", "scripted search", "oracle"} {
+			if strings.HasPrefix(l, name) {
+				rows = append(rows, l)
+			}
+		}
+	}
+	return strings.Join(rows, "\n")
 }
