@@ -23,6 +23,10 @@
 //     The PyTorch side batches the rows: a prompt pass over the prompts padded to a power-of-two
 //     width that fills a key/value cache, then one cached single-token step per further token.
 //
+// With Options.FastGraph the Go side trains on agentrl.TinyAgent.FastGraph's graph and the
+// PyTorch side's training step runs its last layer only at the positions whose log-probs are read
+// (Block.at), as the fast graph does; parity is checked on that pass.
+//
 // Both sides run with the same number of threads (GOMAXPROCS for Go; torch.set_num_threads and
 // OpenBLAS's own thread count for PyTorch), skip warm-up runs and report the median. The script
 // stays running and the two sides take turns in rounds of a few runs, so that a change in the
