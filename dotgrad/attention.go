@@ -56,11 +56,12 @@ func mix(name string, p, v *graph.Node, fast bool) *graph.Node {
 	return withSecondGradient(p, v, func(p, v *graph.Node) *graph.Node {
 		return graph.DotGeneral(p, []int{r - 1}, batch, v, []int{r - 2}, batch)
 	}, func(dy *graph.Node) *graph.Node {
-		pT := []int{r - 2} // p's axis T, read where it is
+		// Local names: this closure runs once per gradient built over the graph, and p must stay p.
+		pOp, pT := p, []int{r - 2} // p's axis T, read where it is
 		if !fast {
-			p, pT = swap(p, r-2, r-1, r), []int{r - 1}
+			pOp, pT = swap(p, r-2, r-1, r), []int{r - 1}
 		}
-		return swap(graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, p, pT, batch), r-2, r-1, r)
+		return swap(graph.DotGeneral(swap(dy, r-2, r-1, r), []int{r - 1}, batch, pOp, pT, batch), r-2, r-1, r)
 	})
 }
 

@@ -166,3 +166,39 @@ func TestAttentionProductsRejectBadRanks(t *testing.T) {
 		}()
 	}
 }
+
+// TestGradientBuiltTwice: a graph may differentiate the same loss twice (a trainer that logs its
+// gradient's norm, then lets the optimizer build its own). Each product's second gradient must
+// equal its first: the closures that build them must not change what they captured.
+func TestGradientBuiltTwice(t *testing.T) {
+	be, err := backend.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	dense := func(x, w *graph.Node) *graph.Node { return Dense(x, w) }
+	for _, p := range []struct {
+		name    string
+		a, b    []int
+		product func(a, b *graph.Node) *graph.Node
+	}{
+		{"Scores", []int{4, 2, 64, 16}, []int{4, 2, 64, 16}, Scores},
+		{"Mix", []int{4, 2, 64, 64}, []int{4, 2, 64, 16}, Mix},
+		{"FastScores", []int{4, 2, 64, 16}, []int{4, 2, 64, 16}, FastScores},
+		{"FastMix", []int{4, 2, 64, 64}, []int{4, 2, 64, 16}, FastMix},
+		{"Dense", []int{32, 128, 64}, []int{64, 192}, dense},
+	} {
+		a, b := random(rng, p.a...), random(rng, p.b...)
+		out := graph.MustExecOnceN(be, func(in []*graph.Node) []*graph.Node {
+			loss := graph.ReduceAllSum(graph.Square(p.product(in[0], in[1])))
+			first := graph.Gradient(loss, in[1])[0]
+			return []*graph.Node{first, graph.Gradient(loss, in[1])[0]}
+		}, a, b)
+		first, second := tensors.MustCopyFlatData[float32](out[0]), tensors.MustCopyFlatData[float32](out[1])
+		for i := range first {
+			if math.Float32bits(first[i]) != math.Float32bits(second[i]) {
+				t.Fatalf("%s: the second gradient's entry %d is %g, the first's %g", p.name, i, second[i], first[i])
+			}
+		}
+	}
+}
