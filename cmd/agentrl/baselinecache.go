@@ -94,31 +94,14 @@ func cachedBaselines(dir, key string) ([]rateRow, bool) {
 	return rows, len(rows) > 0
 }
 
-// storeBaselines writes rows under key, atomically (a reader never sees half a file).
+// storeBaselines writes rows under key (writeJSON: atomically).
 func storeBaselines(dir, key string, rows []rateRow) error {
 	stored := make([]storedRow, len(rows))
 	for i, r := range rows {
 		stored[i] = storedRow{Name: r.name, Rates: r.rates}
 	}
-	raw, err := json.MarshalIndent(stored, "", "  ")
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, key+".*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(raw, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, key+".json"))
+	return writeJSON(filepath.Join(dir, key+".json"), stored)
 }

@@ -98,7 +98,7 @@ func trainCapstone(f *capstoneFlags, out io.Writer) (err error) {
 		return err
 	}
 	defer func() { rf.release(err) }()
-	if err := writeSettings(filepath.Join(f.out, "run.json"), capstoneRun{kindCapstone, f.cfg}); err != nil {
+	if err := writeJSON(filepath.Join(f.out, "run.json"), capstoneRun{kindCapstone, f.cfg}); err != nil {
 		return err
 	}
 	all, err := loadTasks(f.tasks)

@@ -53,16 +53,32 @@ func sameTiny(run runSettings, now *runSettings) {
 	now.Kind, now.Recipe.Steps = run.Kind, run.Recipe.Steps // claimRunFolder checked the kind
 }
 
-func writeSettings(path string, s any) error {
-	b, err := json.MarshalIndent(s, "", "  ")
+// writeJSON writes v to path as indented JSON, atomically: it writes a temporary file of its own
+// in the same folder and renames it, so a reader never sees half a file and two writers never
+// share a temporary file.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it 0600
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // checkSettings refuses to resume the run whose settings run.json (path) holds under other

@@ -173,7 +173,7 @@ func TestCheckSettings(t *testing.T) {
 		Code  func() `json:"-"`
 	}
 	path := filepath.Join(t.TempDir(), "run.json")
-	if err := writeSettings(path, settings{Kind: "k", In: inner{1, 2}, Steps: 5}); err != nil {
+	if err := writeJSON(path, settings{Kind: "k", In: inner{1, 2}, Steps: 5}); err != nil {
 		t.Fatal(err)
 	}
 	flags := map[string]string{"In.A": "-a"}

@@ -209,7 +209,7 @@ func trainTinyAgent(f *trainFlags, out io.Writer) (err error) {
 		if err := checkSettings(settings, f.settings(), tinyFlagNames, sameTiny); err != nil {
 			return err
 		}
-	} else if err := writeSettings(settings, f.settings()); err != nil {
+	} else if err := writeJSON(settings, f.settings()); err != nil {
 		return err
 	}
 	run, err := newTinyRun(f)

@@ -163,7 +163,7 @@ func trainQwen3(f *qwen3TrainFlags, out io.Writer) (err error) {
 			return err
 		}
 	} else {
-		if err := writeSettings(settings, f.qwen3Settings); err != nil {
+		if err := writeJSON(settings, f.qwen3Settings); err != nil {
 			return err
 		}
 		load = f.ModelDir
