@@ -6,9 +6,10 @@
 // A Task (see LoadTasks) is a module with one bug, a visible test file the agent may run, a
 // stronger hidden test file that decides the reward, and the reference fix. The family under
 // datasets/bugfix is generated from function templates by package taskgen; its train, dev and
-// test splits never share a template. Validate proves for every task that the bug fails a
-// visible test, that the fix passes every test, and that memorizing the visible tests passes
-// them but fails a hidden one.
+// test splits never share a template. datasets/bugfix-heldout is a larger family for evaluation
+// only (dev and test), from templates that no split of datasets/bugfix has. Validate proves for
+// every task that the bug fails a visible test, that the fix passes every test, and that
+// memorizing the visible tests passes them but fails a hidden one.
 //
 // # Episodes
 //

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ const gymUsage = `usage: agentrl gym SUBCOMMAND [flags]
   bench [-seconds S]        test runs per second: cold, fresh and cached
   generate [-seed N]        regenerate the task family into -tasks (-overwrite: replace a
                             different family there)
+  generate -family heldout  the held-out family instead: new templates, dev and test only
+                            (default -tasks: the checkout's datasets/bugfix-heldout)
 
 common flags: -tasks DIR (default the checkout's datasets/bugfix), -reward hidden|visible|combined,
 -turns N, -exploit (offer the exploit tool), -protect-tests, -patches (menu edits are patches of the
@@ -49,6 +52,7 @@ type gymFlags struct {
 	all       bool
 	seconds   float64
 	seed      uint64
+	family    string
 	overwrite bool
 	patches   bool
 }
@@ -68,6 +72,7 @@ func newGymFlags(name string) *gymFlags {
 	g.fs.BoolVar(&g.all, "all", false, "also show hidden tests and the reference fix (show)")
 	g.fs.Float64Var(&g.seconds, "seconds", 3, "seconds per bench mode")
 	g.fs.Uint64Var(&g.seed, "seed", 1, "generator seed (generate)")
+	g.fs.StringVar(&g.family, "family", "bugfix", "task family to generate: "+strings.Join(taskgen.Families(), " or ")+" (generate)")
 	g.fs.BoolVar(&g.overwrite, "overwrite", false, "replace a different task family in -tasks (generate)")
 	return g
 }
@@ -398,19 +403,28 @@ func gymBench(g *gymFlags) error {
 }
 
 func gymGenerate(g *gymFlags) error {
-	tasks, err := taskgen.Generate(taskgen.Options{Seed: g.seed})
+	if !slices.Contains(taskgen.Families(), g.family) {
+		return fmt.Errorf("%w: unknown family %q (want %s)", errUsage, g.family, strings.Join(taskgen.Families(), " or "))
+	}
+	tasksSet := false
+	g.fs.Visit(func(f *flag.Flag) { tasksSet = tasksSet || f.Name == "tasks" })
+	if g.family != "bugfix" && !tasksSet {
+		// Another family never goes into datasets/bugfix by default: it has a folder of its own.
+		g.tasks = filepath.Join(filepath.Dir(defaultTasks()), "bugfix-"+g.family)
+	}
+	tasks, err := taskgen.Generate(taskgen.Options{Family: g.family, Seed: g.seed})
 	if err != nil {
 		return err
 	}
 	changed, err := taskgen.Write(g.tasks, tasks, g.overwrite)
 	if errors.Is(err, taskgen.ErrDifferentFamily) {
-		return fmt.Errorf("%w; seed %d makes another one. Pass -overwrite to replace it, or -tasks DIR to write elsewhere", err, g.seed)
+		return fmt.Errorf("%w; family %s, seed %d makes another one. Pass -overwrite to replace it, or -tasks DIR to write elsewhere", err, g.family, g.seed)
 	}
 	if err != nil {
 		return err
 	}
 	if !changed {
-		fmt.Printf("%s already holds these %d tasks (seed %d): nothing to write\n", g.tasks, len(tasks), g.seed)
+		fmt.Printf("%s already holds these %d tasks (family %s, seed %d): nothing to write\n", g.tasks, len(tasks), g.family, g.seed)
 		return nil
 	}
 	fmt.Printf("wrote %d tasks to %s\n", len(tasks), g.tasks)

@@ -196,6 +196,7 @@ func TestGymBadUsage(t *testing.T) {
 		{"no actions", []string{"run", "pair_count-off_by_one-1", "-tasks", gymTasks, "-actions", empty}, true, "holds no actions"},
 		{"unknown task", []string{"show", "no_such_task", "-tasks", gymTasks}, true, `no task "no_such_task"`},
 		{"no tasks folder", []string{"list", "-tasks", "no/such/folder"}, false, "no tasks under no/such/folder"},
+		{"unknown family", []string{"generate", "-family", "easy", "-tasks", t.TempDir()}, true, `unknown family "easy"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -21,21 +21,47 @@ var evaluateScript string
 
 // Options configures Generate. The zero value means the committed dataset's settings.
 type Options struct {
+	// Family picks the templates: "" or "bugfix" the 25 of datasets/bugfix, split into train,
+	// dev and test; "heldout" the templates of datasets/bugfix-heldout, which share none with
+	// bugfix and are split into dev and test only (see Families).
+	Family     string
 	Seed       uint64 // default 1
-	PerKind    int    // tasks per (template, bug kind); default 2
+	PerKind    int    // tasks per (template, bug kind); default the family's (bugfix 2, heldout 10)
 	RandomArgs int    // random inputs drawn per template besides its hand-picked ones; default 30
 	Visible    int    // visible test cases per task; default 3
 	Hidden     int    // hidden test cases per task (a superset of the visible ones); default 12
-	DevTests   int    // templates held out for dev, and again for test; default 4
+	DevTests   int    // bugfix: templates held out for dev, and again for test; default 4
 	Python     string // interpreter used to compute expected results; default /usr/bin/python3
 }
 
-func (o *Options) fill() {
+// family is a set of templates and how its tasks are made and split.
+type family struct {
+	templates []template
+	perKind   int  // default tasks per (template, bug kind)
+	heldOut   bool // no train split: half the templates (rounded up) to test, the rest to dev
+}
+
+var families = map[string]family{
+	"bugfix":  {templates: templates, perKind: 2},
+	"heldout": {templates: heldoutTemplates, perKind: 10, heldOut: true},
+}
+
+// Families lists the task families Generate knows, in a fixed order.
+func Families() []string { return []string{"bugfix", "heldout"} }
+
+func (o *Options) fill() (family, error) {
+	if o.Family == "" {
+		o.Family = "bugfix"
+	}
+	fam, ok := families[o.Family]
+	if !ok {
+		return family{}, fmt.Errorf("taskgen: unknown family %q (want one of %s)", o.Family, strings.Join(Families(), ", "))
+	}
 	if o.Seed == 0 {
 		o.Seed = 1
 	}
 	if o.PerKind <= 0 {
-		o.PerKind = 2
+		o.PerKind = fam.perKind
 	}
 	if o.RandomArgs <= 0 {
 		o.RandomArgs = 30
@@ -52,24 +78,35 @@ func (o *Options) fill() {
 	if o.Python == "" {
 		o.Python = "/usr/bin/python3"
 	}
+	return fam, nil
 }
 
-// Templates returns the names of the function templates, in their fixed order.
-func Templates() []string {
-	out := make([]string, len(templates))
-	for i, t := range templates {
+// Templates returns the names of the function templates of the bugfix family, in their fixed
+// order.
+func Templates() []string { return templateNames(templates) }
+
+// HeldoutTemplates returns the names of the function templates of the heldout family, in their
+// fixed order.
+func HeldoutTemplates() []string { return templateNames(heldoutTemplates) }
+
+func templateNames(tpls []template) []string {
+	out := make([]string, len(tpls))
+	for i, t := range tpls {
 		out[i] = t.name
 	}
 	return out
 }
 
-// Generate builds the task family.
+// Generate builds the task family opts.Family.
 func Generate(opts Options) ([]*gym.Task, error) {
-	opts.fill()
+	fam, err := opts.fill()
+	if err != nil {
+		return nil, err
+	}
 	r := rand.New(rand.NewPCG(opts.Seed, 0x5eed))
 	byTemplate := map[string][]*gym.Task{}
 	var tasks []*gym.Task
-	for _, tpl := range templates {
+	for _, tpl := range fam.templates {
 		ts, err := generateTemplate(tpl, r, opts)
 		if err != nil {
 			return nil, fmt.Errorf("taskgen: template %s: %w", tpl.name, err)
@@ -77,7 +114,7 @@ func Generate(opts Options) ([]*gym.Task, error) {
 		byTemplate[tpl.name] = ts
 		tasks = append(tasks, ts...)
 	}
-	for name, s := range assignSplits(byTemplate, opts) {
+	for name, s := range assignSplits(fam, byTemplate, opts) {
 		for _, t := range byTemplate[name] {
 			t.Split = s
 		}
@@ -85,25 +122,32 @@ func Generate(opts Options) ([]*gym.Task, error) {
 	return tasks, nil
 }
 
-// assignSplits gives whole templates to splits: DevTests templates each to dev and test, the
-// rest to train. Among a few hundred seeded shuffles it keeps the one under which the most
-// (split, kind) pairs have a task, then the one with the most held-out tasks, so that every
-// split shows as many kinds of bug as the templates allow.
-func assignSplits(byTemplate map[string][]*gym.Task, opts Options) map[string]gym.Split {
+// assignSplits gives whole templates to splits: for bugfix DevTests templates each to dev and
+// test, the rest to train; for a held-out family half the templates (rounded up) to test, the
+// rest to dev. Among a few hundred seeded shuffles it keeps the one under which the most
+// (split, kind) pairs have a task, then the one with the most held-out tasks (the smaller of
+// dev and test), so that every split shows as many kinds of bug as the templates allow.
+func assignSplits(fam family, byTemplate map[string][]*gym.Task, opts Options) map[string]gym.Split {
 	r := rand.New(rand.NewPCG(opts.Seed, 0x5b11))
+	tpls := fam.templates
+	nTest, nDev := opts.DevTests, opts.DevTests
+	if fam.heldOut {
+		nTest = (len(tpls) + 1) / 2
+		nDev = len(tpls) - nTest
+	}
 	var best map[string]gym.Split
 	bestScore := -1
 	for range 500 {
 		assign := map[string]gym.Split{}
-		for i, k := range r.Perm(len(templates)) {
+		for i, k := range r.Perm(len(tpls)) {
 			s := gym.Train
 			switch {
-			case i < opts.DevTests:
+			case i < nTest:
 				s = gym.Test
-			case i < 2*opts.DevTests:
+			case i < nTest+nDev:
 				s = gym.Dev
 			}
-			assign[templates[k].name] = s
+			assign[tpls[k].name] = s
 		}
 		count := map[gym.Split]map[gym.Kind]int{}
 		for _, s := range gym.Splits {

@@ -14,11 +14,18 @@ import (
 // TestReproducesCommitted regenerates the task family with the default seed and compares it,
 // file by file, with the committed dataset.
 func TestReproducesCommitted(t *testing.T) {
-	got, err := Generate(Options{})
+	reproduces(t, Options{}, "../../datasets/bugfix", "agentrl gym generate")
+}
+
+// reproduces generates the family of opts and compares it, file by file, with the one committed
+// under dir; regenerate says how to rewrite that folder.
+func reproduces(t *testing.T, opts Options, dir, regenerate string) {
+	t.Helper()
+	got, err := Generate(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := gym.LoadTasks("../../datasets/bugfix")
+	want, err := gym.LoadTasks(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +34,7 @@ func TestReproducesCommitted(t *testing.T) {
 		byID[w.ID] = w
 	}
 	if len(got) != len(want) {
-		t.Fatalf("generated %d tasks, %d committed: run `agentrl gym generate`", len(got), len(want))
+		t.Fatalf("generated %d tasks, %d committed: run `%s`", len(got), len(want), regenerate)
 	}
 	for _, g := range got {
 		w := byID[g.ID]
@@ -42,22 +49,16 @@ func TestReproducesCommitted(t *testing.T) {
 	}
 }
 
-// TestTemplatesAreSound checks the template set itself: enough templates, module names that
-// cannot shadow the standard library, and sizes within 5 to 30 lines.
+// TestTemplatesAreSound checks the template sets themselves: enough templates, module names
+// that cannot shadow the standard library or each other (across both families), and sizes
+// within 5 to 30 lines.
 func TestTemplatesAreSound(t *testing.T) {
 	if len(templates) < 10 {
 		t.Fatalf("%d templates, want at least 10", len(templates))
 	}
-	out, err := exec.Command("/usr/bin/python3", "-c", "import sys; print(' '.join(sys.stdlib_module_names))").Output()
-	if err != nil {
-		t.Fatalf("/usr/bin/python3: %v (missing: run `make setup`)", err)
-	}
-	stdlib := map[string]bool{}
-	for _, m := range strings.Fields(string(out)) {
-		stdlib[m] = true
-	}
+	stdlib := stdlibModules(t)
 	seen := map[string]bool{}
-	for _, tpl := range templates {
+	for _, tpl := range append(append([]template{}, templates...), heldoutTemplates...) {
 		if stdlib[tpl.name] || seen[tpl.name] {
 			t.Errorf("template name %q is taken", tpl.name)
 		}
@@ -66,6 +67,19 @@ func TestTemplatesAreSound(t *testing.T) {
 			t.Errorf("%s: %d lines", tpl.name, n)
 		}
 	}
+}
+
+func stdlibModules(t *testing.T) map[string]bool {
+	t.Helper()
+	out, err := exec.Command("/usr/bin/python3", "-c", "import sys; print(' '.join(sys.stdlib_module_names))").Output()
+	if err != nil {
+		t.Fatalf("/usr/bin/python3: %v (missing: run `make setup`)", err)
+	}
+	stdlib := map[string]bool{}
+	for _, m := range strings.Fields(string(out)) {
+		stdlib[m] = true
+	}
+	return stdlib
 }
 
 // fakeTasks is a small family for Write: one task per split, its module text set by tag.

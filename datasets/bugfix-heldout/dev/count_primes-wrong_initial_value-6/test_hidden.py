@@ -1,0 +1,68 @@
+"""Hidden tests for count_primes.py: never shown to the agent."""
+from count_primes import count_primes
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("count_primes(2)", count_primes(2), 1)
+
+
+def test_2():
+    check("count_primes(9)", count_primes(9), 4)
+
+
+def test_3():
+    check("count_primes(20)", count_primes(20), 8)
+
+
+def test_4():
+    check("count_primes(19)", count_primes(19), 8)
+
+
+def test_5():
+    check("count_primes(38)", count_primes(38), 12)
+
+
+def test_6():
+    check("count_primes(1)", count_primes(1), 0)
+
+
+def test_7():
+    check("count_primes(63)", count_primes(63), 18)
+
+
+def test_8():
+    check("count_primes(32)", count_primes(32), 11)
+
+
+def test_9():
+    check("count_primes(74)", count_primes(74), 21)
+
+
+def test_10():
+    check("count_primes(53)", count_primes(53), 16)
+
+
+def test_11():
+    check("count_primes(43)", count_primes(43), 14)
+
+
+def test_12():
+    check("count_primes(-2)", count_primes(-2), 0)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

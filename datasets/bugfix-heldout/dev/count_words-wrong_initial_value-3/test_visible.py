@@ -1,0 +1,32 @@
+"""Visible tests for count_words.py."""
+from count_words import count_words
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("count_words(\" b a\")", count_words(" b a"), 2)
+
+
+def test_2():
+    check("count_words(\"b\")", count_words("b"), 1)
+
+
+def test_3():
+    check("count_words(\"\")", count_words(""), 0)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for interleave.py: never shown to the agent."""
+from interleave import interleave
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("interleave([1], [17, 16])", interleave([1], [17, 16]), [1, 17, 16])
+
+
+def test_2():
+    check("interleave([], [17])", interleave([], [17]), [17])
+
+
+def test_3():
+    check("interleave([4], [])", interleave([4], []), [4])
+
+
+def test_4():
+    check("interleave([8, 1], [17])", interleave([8, 1], [17]), [8, 17, 1])
+
+
+def test_5():
+    check("interleave([0, 9, 8, 5], [19])", interleave([0, 9, 8, 5], [19]), [0, 19, 9, 8, 5])
+
+
+def test_6():
+    check("interleave([4, 6, 6], [17])", interleave([4, 6, 6], [17]), [4, 17, 6, 6])
+
+
+def test_7():
+    check("interleave([5], [])", interleave([5], []), [5])
+
+
+def test_8():
+    check("interleave([], [18, 12, 17])", interleave([], [18, 12, 17]), [18, 12, 17])
+
+
+def test_9():
+    check("interleave([8, 7, 3], [])", interleave([8, 7, 3], []), [8, 7, 3])
+
+
+def test_10():
+    check("interleave([5, 0, 6, 1], [])", interleave([5, 0, 6, 1], []), [5, 0, 6, 1])
+
+
+def test_11():
+    check("interleave([], [])", interleave([], []), [])
+
+
+def test_12():
+    check("interleave([], [14, 19, 18])", interleave([], [14, 19, 18]), [14, 19, 18])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for interleave.py: never shown to the agent."""
+from interleave import interleave
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("interleave([], [18, 12, 17])", interleave([], [18, 12, 17]), [18, 12, 17])
+
+
+def test_2():
+    check("interleave([2], [15])", interleave([2], [15]), [2, 15])
+
+
+def test_3():
+    check("interleave([], [2])", interleave([], [2]), [2])
+
+
+def test_4():
+    check("interleave([4], [])", interleave([4], []), [4])
+
+
+def test_5():
+    check("interleave([2, 9, 2], [11, 17, 16])", interleave([2, 9, 2], [11, 17, 16]), [2, 11, 9, 17, 2, 16])
+
+
+def test_6():
+    check("interleave([5, 7, 3, 6], [18, 11])", interleave([5, 7, 3, 6], [18, 11]), [5, 18, 7, 11, 3, 6])
+
+
+def test_7():
+    check("interleave([], [17])", interleave([], [17]), [17])
+
+
+def test_8():
+    check("interleave([], [])", interleave([], []), [])
+
+
+def test_9():
+    check("interleave([], [14, 19, 18])", interleave([], [14, 19, 18]), [14, 19, 18])
+
+
+def test_10():
+    check("interleave([], [11])", interleave([], [11]), [11])
+
+
+def test_11():
+    check("interleave([1], [])", interleave([1], []), [1])
+
+
+def test_12():
+    check("interleave([0, 9, 8, 5], [19])", interleave([0, 9, 8, 5], [19]), [0, 19, 9, 8, 5])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for longest_run.py."""
+from longest_run import longest_run
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("longest_run([0, 1, 0, 1])", longest_run([0, 1, 0, 1]), 1)
+
+
+def test_2():
+    check("longest_run([1, 0, 0, 2, 2])", longest_run([1, 0, 0, 2, 2]), 2)
+
+
+def test_3():
+    check("longest_run([1, 1])", longest_run([1, 1]), 2)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for longest_word.py: never shown to the agent."""
+from longest_word import longest_word
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("longest_word(\"c   b    \")", longest_word("c   b    "), 'c')
+
+
+def test_2():
+    check("longest_word(\"ab c\")", longest_word("ab c"), 'ab')
+
+
+def test_3():
+    check("longest_word(\"c ccac\")", longest_word("c ccac"), 'ccac')
+
+
+def test_4():
+    check("longest_word(\"ac aaa  \")", longest_word("ac aaa  "), 'aaa')
+
+
+def test_5():
+    check("longest_word(\"b a \")", longest_word("b a "), 'b')
+
+
+def test_6():
+    check("longest_word(\"a\")", longest_word("a"), 'a')
+
+
+def test_7():
+    check("longest_word(\"aa acbc \")", longest_word("aa acbc "), 'acbc')
+
+
+def test_8():
+    check("longest_word(\"b \")", longest_word("b "), 'b')
+
+
+def test_9():
+    check("longest_word(\"bbba \")", longest_word("bbba "), 'bbba')
+
+
+def test_10():
+    check("longest_word(\" cc a\")", longest_word(" cc a"), 'cc')
+
+
+def test_11():
+    check("longest_word(\"cb\")", longest_word("cb"), 'cb')
+
+
+def test_12():
+    check("longest_word(\" bb  bb c \")", longest_word(" bb  bb c "), 'bb')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for longest_word.py: never shown to the agent."""
+from longest_word import longest_word
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("longest_word(\"ca\")", longest_word("ca"), 'ca')
+
+
+def test_2():
+    check("longest_word(\"\")", longest_word(""), '')
+
+
+def test_3():
+    check("longest_word(\"c ccac\")", longest_word("c ccac"), 'ccac')
+
+
+def test_4():
+    check("longest_word(\"  cc  ab\")", longest_word("  cc  ab"), 'cc')
+
+
+def test_5():
+    check("longest_word(\"bc ba bcc\")", longest_word("bc ba bcc"), 'bcc')
+
+
+def test_6():
+    check("longest_word(\"ab cd\")", longest_word("ab cd"), 'ab')
+
+
+def test_7():
+    check("longest_word(\"b \")", longest_word("b "), 'b')
+
+
+def test_8():
+    check("longest_word(\"bbba \")", longest_word("bbba "), 'bbba')
+
+
+def test_9():
+    check("longest_word(\"cbb \")", longest_word("cbb "), 'cbb')
+
+
+def test_10():
+    check("longest_word(\"aa  \")", longest_word("aa  "), 'aa')
+
+
+def test_11():
+    check("longest_word(\" \")", longest_word(" "), '')
+
+
+def test_12():
+    check("longest_word(\"cb\")", longest_word("cb"), 'cb')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for majority.py."""
+from majority import majority
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("majority([3, 1, 1, 2, 3, 1, 1])", majority([3, 1, 1, 2, 3, 1, 1]), 1)
+
+
+def test_2():
+    check("majority([1])", majority([1]), 1)
+
+
+def test_3():
+    check("majority([3, 3])", majority([3, 3]), 3)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

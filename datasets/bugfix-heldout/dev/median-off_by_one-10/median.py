@@ -1,0 +1,8 @@
+def median(xs):
+    if not xs: return None
+    s = sorted(xs)
+    n = len(s)
+    mid = n // 2
+    if n % 1 == 1:
+        return s[mid]
+    return (s[mid - 1] + s[mid]) / 2

@@ -1,0 +1,68 @@
+"""Hidden tests for median.py: never shown to the agent."""
+from median import median
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("median([-2, -3, -4, 6, 1, 0, 7])", median([-2, -3, -4, 6, 1, 0, 7]), 0)
+
+
+def test_2():
+    check("median([1, 11, 11, 9, -2])", median([1, 11, 11, 9, -2]), 9)
+
+
+def test_3():
+    check("median([0, 2, 4, 9])", median([0, 2, 4, 9]), 3.0)
+
+
+def test_4():
+    check("median([8, 1, 12, 6])", median([8, 1, 12, 6]), 7.0)
+
+
+def test_5():
+    check("median([9, 11])", median([9, 11]), 10.0)
+
+
+def test_6():
+    check("median([-3, 12, 5, -1])", median([-3, 12, 5, -1]), 2.0)
+
+
+def test_7():
+    check("median([5, 5, 1, 9, 7])", median([5, 5, 1, 9, 7]), 5)
+
+
+def test_8():
+    check("median([-4, 7, 9, 5, 11])", median([-4, 7, 9, 5, 11]), 7)
+
+
+def test_9():
+    check("median([])", median([]), None)
+
+
+def test_10():
+    check("median([0, -4, 2, 7, 11])", median([0, -4, 2, 7, 11]), 2)
+
+
+def test_11():
+    check("median([1, 12, 9])", median([1, 12, 9]), 9)
+
+
+def test_12():
+    check("median([9, 4, 7, 0, -3, 5, 3])", median([9, 4, 7, 0, -3, 5, 3]), 4)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for median.py."""
+from median import median
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("median([1, 12, 9])", median([1, 12, 9]), 9)
+
+
+def test_2():
+    check("median([11, 5, 7, 9])", median([11, 5, 7, 9]), 8.0)
+
+
+def test_3():
+    check("median([-1, 11, -3, -3, 10, -1, 2])", median([-1, 11, -3, -3, 10, -1, 2]), -1)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

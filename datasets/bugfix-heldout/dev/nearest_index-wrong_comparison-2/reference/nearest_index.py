@@ -1,0 +1,7 @@
+def nearest_index(xs, target):
+    best = -1
+    for i in range(len(xs)):
+        d = abs(xs[i] - target)
+        if best == -1 or d < abs(xs[best] - target):
+            best = i
+    return best

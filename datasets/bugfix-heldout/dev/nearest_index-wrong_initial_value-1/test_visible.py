@@ -1,0 +1,32 @@
+"""Visible tests for nearest_index.py."""
+from nearest_index import nearest_index
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("nearest_index([10], 13)", nearest_index([10], 13), 0)
+
+
+def test_2():
+    check("nearest_index([15, 5, -2, 3, 5], 9)", nearest_index([15, 5, -2, 3, 5], 9), 1)
+
+
+def test_3():
+    check("nearest_index([15, -5, 9], 13)", nearest_index([15, -5, 9], 13), 0)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

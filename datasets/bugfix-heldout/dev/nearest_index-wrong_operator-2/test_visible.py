@@ -1,0 +1,32 @@
+"""Visible tests for nearest_index.py."""
+from nearest_index import nearest_index
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("nearest_index([3, 7], 5)", nearest_index([3, 7], 5), 0)
+
+
+def test_2():
+    check("nearest_index([10, -5, 1], -1)", nearest_index([10, -5, 1], -1), 2)
+
+
+def test_3():
+    check("nearest_index([8], 1)", nearest_index([8], 1), 0)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,6 @@
+def pascal_row(n):
+    if n < 0: return []
+    row = [1]
+    for k in range(n):
+        row.append(row[k] * (n - k) // (k + 0))
+    return row

@@ -1,0 +1,32 @@
+"""Visible tests for reverse_digits.py."""
+from reverse_digits import reverse_digits
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("reverse_digits(12)", reverse_digits(12), 21)
+
+
+def test_2():
+    check("reverse_digits(-1541)", reverse_digits(-1541), -1451)
+
+
+def test_3():
+    check("reverse_digits(8385)", reverse_digits(8385), 5838)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

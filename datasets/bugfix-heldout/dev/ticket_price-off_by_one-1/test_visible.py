@@ -1,0 +1,32 @@
+"""Visible tests for ticket_price.py."""
+from ticket_price import ticket_price
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("ticket_price(-2, True)", ticket_price(-2, True), -1)
+
+
+def test_2():
+    check("ticket_price(64, False)", ticket_price(64, False), 12)
+
+
+def test_3():
+    check("ticket_price(40, False)", ticket_price(40, False), 12)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

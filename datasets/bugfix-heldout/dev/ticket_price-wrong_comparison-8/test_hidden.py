@@ -1,0 +1,68 @@
+"""Hidden tests for ticket_price.py: never shown to the agent."""
+from ticket_price import ticket_price
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("ticket_price(0, True)", ticket_price(0, True), -1)
+
+
+def test_2():
+    check("ticket_price(-1, False)", ticket_price(-1, False), -1)
+
+
+def test_3():
+    check("ticket_price(0, False)", ticket_price(0, False), -1)
+
+
+def test_4():
+    check("ticket_price(28, False)", ticket_price(28, False), 12)
+
+
+def test_5():
+    check("ticket_price(12, True)", ticket_price(12, True), 10)
+
+
+def test_6():
+    check("ticket_price(3, False)", ticket_price(3, False), 0)
+
+
+def test_7():
+    check("ticket_price(13, True)", ticket_price(13, True), 15)
+
+
+def test_8():
+    check("ticket_price(8, False)", ticket_price(8, False), 7)
+
+
+def test_9():
+    check("ticket_price(64, False)", ticket_price(64, False), 12)
+
+
+def test_10():
+    check("ticket_price(40, False)", ticket_price(40, False), 12)
+
+
+def test_11():
+    check("ticket_price(48, True)", ticket_price(48, True), 15)
+
+
+def test_12():
+    check("ticket_price(12, False)", ticket_price(12, False), 7)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

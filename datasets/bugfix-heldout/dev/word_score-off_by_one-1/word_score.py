@@ -1,0 +1,12 @@
+def word_score(word):
+    one = "aeioulnrst"
+    two = "dg"
+    total = 0
+    for c in word:
+        if one.find(c) >= 0:
+            total += 1
+        elif two.find(c) >= 0:
+            total += 2
+        else:
+            total += 4
+    return total

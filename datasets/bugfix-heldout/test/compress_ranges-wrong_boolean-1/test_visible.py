@@ -1,0 +1,28 @@
+"""Visible tests for compress_ranges.py."""
+from compress_ranges import compress_ranges
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("compress_ranges([])", compress_ranges([]), '')
+
+
+def test_2():
+    check("compress_ranges([0, 2, 3, 5, 6, 7])", compress_ranges([0, 2, 3, 5, 6, 7]), '0,2-3,5-7')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

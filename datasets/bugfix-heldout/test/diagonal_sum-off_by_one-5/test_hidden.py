@@ -1,0 +1,68 @@
+"""Hidden tests for diagonal_sum.py: never shown to the agent."""
+from diagonal_sum import diagonal_sum
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("diagonal_sum([[9]])", diagonal_sum([[9]]), 9)
+
+
+def test_2():
+    check("diagonal_sum([[2]])", diagonal_sum([[2]]), 2)
+
+
+def test_3():
+    check("diagonal_sum([[1, 0, 0, 2], [0, 3, 4, 0], [0, 5, 6, 0], [7, 0, 0, 8]])", diagonal_sum([[1, 0, 0, 2], [0, 3, 4, 0], [0, 5, 6, 0], [7, 0, 0, 8]]), 36)
+
+
+def test_4():
+    check("diagonal_sum([[6, 1, 4, 2], [9, 3, 6, 2], [6, -1, 2, 2], [3, 0, 1, 3]])", diagonal_sum([[6, 1, 4, 2], [9, 3, 6, 2], [6, -1, 2, 2], [3, 0, 1, 3]]), 24)
+
+
+def test_5():
+    check("diagonal_sum([[1, 2], [3, 4]])", diagonal_sum([[1, 2], [3, 4]]), 10)
+
+
+def test_6():
+    check("diagonal_sum([[0, -2, 2], [3, 9, 3], [6, 9, -2]])", diagonal_sum([[0, -2, 2], [3, 9, 3], [6, 9, -2]]), 15)
+
+
+def test_7():
+    check("diagonal_sum([[6]])", diagonal_sum([[6]]), 6)
+
+
+def test_8():
+    check("diagonal_sum([])", diagonal_sum([]), 0)
+
+
+def test_9():
+    check("diagonal_sum([[-2]])", diagonal_sum([[-2]]), -2)
+
+
+def test_10():
+    check("diagonal_sum([[4]])", diagonal_sum([[4]]), 4)
+
+
+def test_11():
+    check("diagonal_sum([[-1]])", diagonal_sum([[-1]]), -1)
+
+
+def test_12():
+    check("diagonal_sum([[5]])", diagonal_sum([[5]]), 5)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,28 @@
+"""Visible tests for diagonal_sum.py."""
+from diagonal_sum import diagonal_sum
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("diagonal_sum([[4, 2], [0, 7]])", diagonal_sum([[4, 2], [0, 7]]), 13)
+
+
+def test_2():
+    check("diagonal_sum([])", diagonal_sum([]), 0)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for histogram.py."""
+from histogram import histogram
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("histogram([10, 3, 10, 3], 0, 2)", histogram([10, 3, 10, 3], 0, 2), [])
+
+
+def test_2():
+    check("histogram([13, -1, 10, 7, 14, 12], 2, 3)", histogram([13, -1, 10, 7, 14, 12], 2, 3), [0, 0, 5])
+
+
+def test_3():
+    check("histogram([9, 14, 4, -1, -2, -1], -1, 1)", histogram([9, 14, 4, -1, -2, -1], -1, 1), [])
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

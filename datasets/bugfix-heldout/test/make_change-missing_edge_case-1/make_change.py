@@ -1,0 +1,7 @@
+def make_change(amount):
+    coins = [25, 10, 5, 1]
+    counts = []
+    for c in coins:
+        counts.append(amount // c)
+        amount = amount % c
+    return counts

@@ -1,0 +1,32 @@
+"""Visible tests for max_profit.py."""
+from max_profit import max_profit
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("max_profit([0, 4, 5, 6, 1, 10, 8], 3)", max_profit([0, 4, 5, 6, 1, 10, 8], 3), 7)
+
+
+def test_2():
+    check("max_profit([1, 5], 1)", max_profit([1, 5], 1), 3)
+
+
+def test_3():
+    check("max_profit([1, 7, 1, 9, 11, 9], 3)", max_profit([1, 7, 1, 9, 11, 9], 3), 7)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

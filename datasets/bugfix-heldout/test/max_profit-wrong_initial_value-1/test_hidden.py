@@ -1,0 +1,68 @@
+"""Hidden tests for max_profit.py: never shown to the agent."""
+from max_profit import max_profit
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("max_profit([9, 7, 0, 9, 12], 2)", max_profit([9, 7, 0, 9, 12], 2), 10)
+
+
+def test_2():
+    check("max_profit([8, 9], 2)", max_profit([8, 9], 2), 0)
+
+
+def test_3():
+    check("max_profit([2, 1, 0, 4, 0, 2], 0)", max_profit([2, 1, 0, 4, 0, 2], 0), 4)
+
+
+def test_4():
+    check("max_profit([6, 8], 3)", max_profit([6, 8], 3), 0)
+
+
+def test_5():
+    check("max_profit([11, 3], 3)", max_profit([11, 3], 3), 0)
+
+
+def test_6():
+    check("max_profit([5, 1], 0)", max_profit([5, 1], 0), 0)
+
+
+def test_7():
+    check("max_profit([5], 1)", max_profit([5], 1), 0)
+
+
+def test_8():
+    check("max_profit([], 2)", max_profit([], 2), 0)
+
+
+def test_9():
+    check("max_profit([2, 1, 8, 4], 3)", max_profit([2, 1, 8, 4], 3), 4)
+
+
+def test_10():
+    check("max_profit([8, 1, 8, 2], 0)", max_profit([8, 1, 8, 2], 0), 7)
+
+
+def test_11():
+    check("max_profit([1, 8, 8, 3], 0)", max_profit([1, 8, 8, 3], 0), 7)
+
+
+def test_12():
+    check("max_profit([12, 7, 5, 9, 4], 3)", max_profit([12, 7, 5, 9, 4], 3), 1)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for max_profit.py: never shown to the agent."""
+from max_profit import max_profit
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("max_profit([11, 3], 3)", max_profit([11, 3], 3), 0)
+
+
+def test_2():
+    check("max_profit([1, 0, 6, 8, 6], 2)", max_profit([1, 0, 6, 8, 6], 2), 6)
+
+
+def test_3():
+    check("max_profit([2, 3, 4, 6], 2)", max_profit([2, 3, 4, 6], 2), 2)
+
+
+def test_4():
+    check("max_profit([6, 8, 6, 7], 1)", max_profit([6, 8, 6, 7], 1), 1)
+
+
+def test_5():
+    check("max_profit([2, 9, 1, 4], 3)", max_profit([2, 9, 1, 4], 3), 4)
+
+
+def test_6():
+    check("max_profit([1, 7, 1, 9, 11, 9], 3)", max_profit([1, 7, 1, 9, 11, 9], 3), 7)
+
+
+def test_7():
+    check("max_profit([12, 9, 2, 10], 2)", max_profit([12, 9, 2, 10], 2), 6)
+
+
+def test_8():
+    check("max_profit([12, 5, 3, 11, 3, 11, 0], 3)", max_profit([12, 5, 3, 11, 3, 11, 0], 3), 5)
+
+
+def test_9():
+    check("max_profit([], 2)", max_profit([], 2), 0)
+
+
+def test_10():
+    check("max_profit([6], 0)", max_profit([6], 0), 0)
+
+
+def test_11():
+    check("max_profit([12, 4, 4, 2, 8], 3)", max_profit([12, 4, 4, 2, 8], 3), 3)
+
+
+def test_12():
+    check("max_profit([3, 9, 5], 0)", max_profit([3, 9, 5], 0), 6)
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

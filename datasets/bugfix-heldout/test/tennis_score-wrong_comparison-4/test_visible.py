@@ -1,0 +1,32 @@
+"""Visible tests for tennis_score.py."""
+from tennis_score import tennis_score
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("tennis_score(3, 2)", tennis_score(3, 2), '40-30')
+
+
+def test_2():
+    check("tennis_score(2, 6)", tennis_score(2, 6), 'game B')
+
+
+def test_3():
+    check("tennis_score(7, 2)", tennis_score(7, 2), 'game A')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,32 @@
+"""Visible tests for to_binary.py."""
+from to_binary import to_binary
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("to_binary(0)", to_binary(0), '0')
+
+
+def test_2():
+    check("to_binary(5)", to_binary(5), '101')
+
+
+def test_3():
+    check("to_binary(-1)", to_binary(-1), '-1')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,68 @@
+"""Hidden tests for to_roman.py: never shown to the agent."""
+from to_roman import to_roman
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("to_roman(2592)", to_roman(2592), 'MMDXCII')
+
+
+def test_2():
+    check("to_roman(1994)", to_roman(1994), 'MCMXCIV')
+
+
+def test_3():
+    check("to_roman(2444)", to_roman(2444), 'MMCDXLIV')
+
+
+def test_4():
+    check("to_roman(1473)", to_roman(1473), 'MCDLXXIII')
+
+
+def test_5():
+    check("to_roman(2703)", to_roman(2703), 'MMDCCIII')
+
+
+def test_6():
+    check("to_roman(1498)", to_roman(1498), 'MCDXCVIII')
+
+
+def test_7():
+    check("to_roman(670)", to_roman(670), 'DCLXX')
+
+
+def test_8():
+    check("to_roman(90)", to_roman(90), 'XC')
+
+
+def test_9():
+    check("to_roman(844)", to_roman(844), 'DCCCXLIV')
+
+
+def test_10():
+    check("to_roman(3999)", to_roman(3999), 'MMMCMXCIX')
+
+
+def test_11():
+    check("to_roman(3539)", to_roman(3539), 'MMMDXXXIX')
+
+
+def test_12():
+    check("to_roman(4)", to_roman(4), 'IV')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)

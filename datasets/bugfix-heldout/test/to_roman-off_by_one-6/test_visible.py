@@ -1,0 +1,32 @@
+"""Visible tests for to_roman.py."""
+from to_roman import to_roman
+
+
+def check(call, got, want):
+    assert got == want, "%s returned %r, expected %r" % (call, got, want)
+
+
+def test_1():
+    check("to_roman(9)", to_roman(9), 'IX')
+
+
+def test_2():
+    check("to_roman(3077)", to_roman(3077), 'MMMLXXVII')
+
+
+def test_3():
+    check("to_roman(14)", to_roman(14), 'XIV')
+
+
+if __name__ == "__main__":
+    import sys
+    failed = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_"):
+            try:
+                fn()
+                print("PASS", name)
+            except Exception as e:
+                failed += 1
+                print("FAIL", name, type(e).__name__, e)
+    sys.exit(1 if failed else 0)
