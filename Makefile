@@ -40,6 +40,8 @@ test: setup-test vet
 	$(AGENTRL) book build-library --check
 	$(AGENTRL) book zh check
 	$(AGENTRL) book sources check
+	$(AGENTRL) study list -check
+	$(AGENTRL) study verify -sample 1
 	$(AGENTRL) book check
 
 vet:

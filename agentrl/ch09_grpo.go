@@ -5,7 +5,12 @@ package agentrl
 import (
 	"fmt"
 	"math"
+	"path/filepath"
+	"time"
 
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -372,3 +377,121 @@ func Refill(rounds int) TinyHook {
 		return nil
 	}}
 }
+
+// Length study settings: the training of one job and the held-out evaluation.
+//
+// Defined in ch09_grpo.ipynb, "9.6 Which of GRPO's two changes makes episodes longer".
+const (
+	lengthUpdates  = 40 // policy updates per job
+	lengthCalls    = 8  // tool calls per episode at most
+	lengthEpisodes = 8  // evaluation episodes per held-out task
+)
+
+// lengthArm is the advantage and loss of an arm of LengthStudy.
+//
+// Defined in ch09_grpo.ipynb, "9.6 Which of GRPO's two changes makes episodes longer".
+func lengthArm(arm string) (TinyAdvantage, GRPOConfig) {
+	loss := GRPOConfig{ClipLow: 0.2, ClipHigh: 0.2, Aggregation: SeqMeanTokenSumNorm, MaxLen: lengthCalls * TinyMaxCall}
+	if arm == "seqmean" || arm == "grpo" {
+		loss.Aggregation = SeqMeanTokenMean
+	}
+	return GRPOAdvantage(arm == "std" || arm == "grpo"), loss
+}
+
+// runLengthJob trains one arm from one seed, recording per update the call tokens of all
+// episodes and of the failed ones, then plays each held-out task lengthEpisodes times.
+//
+// Defined in ch09_grpo.ipynb, "9.6 Which of GRPO's two changes makes episodes longer".
+func runLengthJob(j study.Job) (*study.Result, error) {
+	all, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	adv, loss := lengthArm(j.Arm)
+	var failed, failedN float64 // the failed episodes' call tokens in this update, and their number
+	cfg := TinyTrainConfig{Tasks: gym.Filter(all, gym.Train, ""), Env: gym.Config{MaxTurns: lengthCalls},
+		Groups: 4, GroupSize: 8, LR: 3e-3, Seed: j.Seed, Loss: GRPOLoss(loss),
+		Advantage: func(groups [][]*TinyEpisode) {
+			for _, g := range groups {
+				for _, ep := range g {
+					if !ep.Solved {
+						failed, failedN = failed+float64(ep.Tokens()), failedN+1
+					}
+				}
+			}
+			adv(groups)
+		}}
+	agentCfg := DefaultTinyAgentConfig()
+	agentCfg.Seed = j.Seed
+	agent, err := NewTinyAgent(agentCfg)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := NewTinyTrainer(agent, pool, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
+	for u := range lengthUpdates {
+		failed, failedN = 0, 0
+		l, err := tr.Step()
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range map[string]float64{"tokens": l.Tokens, "solved": l.Solved, "entropy": l.Entropy, "failed_tokens": failed / max(failedN, 1)} {
+			res.Curves[k] = append(res.Curves[k], v)
+		}
+		j.Report(u+1, lengthUpdates+1)
+	}
+	held := append(gym.Filter(all, gym.Dev, ""), gym.Filter(all, gym.Test, "")...)
+	for i, t := range held {
+		tasks := make([]*gym.Task, lengthEpisodes)
+		for e := range tasks {
+			tasks[e] = t
+		}
+		eps, err := TinyRollout(agent, pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: 1, Seed: 1000*j.Seed + uint64(i)})
+		if err != nil {
+			return nil, err
+		}
+		solved, tokens := make([]float64, len(eps)), make([]float64, len(eps))
+		for e, ep := range eps {
+			solved[e], tokens[e] = study.Bool(ep.Solved), float64(ep.Tokens())
+		}
+		res.Tasks = append(res.Tasks, t.ID)
+		res.Outcomes["solved"], res.Outcomes["tokens"] = append(res.Outcomes["solved"], solved), append(res.Outcomes["tokens"], tokens)
+	}
+	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
+	return res, nil
+}
+
+// LengthStudy separates the two things GRPO changes against Dr. GRPO, the division by the
+// group's standard deviation (Section 9.2) and seq-mean-token-mean aggregation (Section 9.3),
+// to find which of them makes TinyAgent's episodes longer. Each arm is one change against its
+// control; "grpo" adds the aggregation to "std", so it is GRPO itself.
+//
+// Defined in ch09_grpo.ipynb, "9.6 Which of GRPO's two changes makes episodes longer".
+var LengthStudy = study.Register(&study.Study{
+	Chapter:  "ch09",
+	Name:     "length",
+	Question: "Which of GRPO's two changes against Dr. GRPO makes TinyAgent's episodes longer: the division by the group's std, or seq-mean-token-mean aggregation?",
+	Arms: []study.Arm{
+		{Name: "drgrpo", Change: "Dr. GRPO: advantages not divided by the std, seq-mean-token-sum-norm (L = 8 calls of tokens)"},
+		{Name: "std", Change: "advantages divided by the group's sample std", Control: "drgrpo"},
+		{Name: "seqmean", Change: "seq-mean-token-mean aggregation (1/|o| per episode)", Control: "drgrpo"},
+		{Name: "grpo", Change: "seq-mean-token-mean aggregation (with the std division: GRPO)", Control: "std"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "40 updates of 4 train tasks × 8 episodes of at most 8 calls, one Adam step per batch at 3e-3, clip 0.2; the seed sets the initial weights and every sample, the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 82 dev and test tasks: 8 templates never seen in training",
+		Episodes: lengthEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: study.LibraryCode("ch09"),
+	Run:  runLengthJob,
+})

@@ -27,6 +27,8 @@ func TestHelpAndUnknownNames(t *testing.T) {
 		{[]string{"qwen3", "-h"}, 0, "tokenize"},
 		{[]string{"train", "-h"}, 0, "train capstone"},
 		{[]string{"bench", "-h"}, 0, "bench tinyagent"},
+		{[]string{"study", "-h"}, 0, "study verify"},
+		{[]string{"study", "nosuch"}, 2, `unknown subcommand "nosuch"`},
 		{[]string{"train", "tinyagent", "-h"}, 0, "-algo"},
 		{[]string{"assign", "release", "-h"}, 0, "-force"},
 		{[]string{"assign", "nosuch"}, 2, `unknown subcommand "nosuch"`},

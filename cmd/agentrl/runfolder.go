@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agenticrl/course/agentrl"
+	"github.com/agenticrl/course/jsonfile"
 )
 
 // runSettings are the settings a training run's updates depend on. A run folder keeps them in
@@ -56,30 +57,7 @@ func sameTiny(run runSettings, now *runSettings) {
 // writeJSON writes v to path as indented JSON, atomically: it writes a temporary file of its own
 // in the same folder and renames it, so a reader never sees half a file and two writers never
 // share a temporary file.
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it 0600
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func writeJSON(path string, v any) error { return jsonfile.Write(path, v, "  ") }
 
 // checkSettings refuses to resume the run whose settings run.json (path) holds under other
 // settings than now, the settings of this start, for every trainer that resumes: it compares them
