@@ -12,7 +12,8 @@
 // and tasks.
 //
 // Freshness: the data file records the declaration's hash and the hash of the code the study
-// runs (the files its Code globs name). Check reports a study whose declaration or code changed
+// runs (the files its Code globs name; in the package that declares Run, only the declarations
+// Run can reach). Check reports a study whose declaration or code changed
 // since its data was written, with the command that re-runs it; `make test` fails on it.
 //
 // Written by hand: the orchestration is plumbing, and the one statistic here (a two-way bootstrap

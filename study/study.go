@@ -5,12 +5,17 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -176,15 +181,42 @@ func (s *Study) DefinitionHash() string {
 }
 
 // CodeHash is the hash of the files s.Code names under root: their paths and contents, Go files
-// as their code alone (goCode). It fails when a glob matches nothing, or a Go file does not
-// parse: a renamed file must not silently leave the hash.
+// as their code alone (goCode). In the package that declares Run (the chapters' library, where
+// every chapter adds declarations), only the declarations Run can reach count (reachable): a later
+// study's declarations, added to an earlier chapter, leave this one's data fresh. It fails when a
+// glob matches nothing, or a Go file does not parse: a renamed file must not silently leave the
+// hash.
 func (s *Study) CodeHash(root string) (string, error) {
 	files, err := s.CodeFiles(root)
 	if err != nil {
 		return "", err
 	}
+	runDir, runPkg, runName := "", "", ""
+	if s.Run != nil {
+		runPkg, runName = funcName(s.Run)
+	}
+	goDirs := map[string][]string{} // the Go files among files, by folder
+	for _, f := range files {
+		if strings.HasSuffix(f, ".go") {
+			goDirs[path.Dir(f)] = append(goDirs[path.Dir(f)], f)
+		}
+	}
+	var pkg *parsedPackage
+	for _, dir := range slices.Sorted(maps.Keys(goDirs)) {
+		p, err := parsePackage(root, goDirs[dir])
+		if err != nil {
+			return "", fmt.Errorf("study %s: %w", s.ID(), err)
+		}
+		if p.name == runPkg && p.declaresFunc(runName) {
+			runDir, pkg = dir, p
+			break
+		}
+	}
 	h := sha256.New()
 	for _, f := range files {
+		if runDir != "" && strings.HasSuffix(f, ".go") && path.Dir(f) == runDir {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
 			return "", err
@@ -197,13 +229,161 @@ func (s *Study) CodeHash(root string) (string, error) {
 		fmt.Fprintf(h, "%s %d\n", f, len(b))
 		h.Write(b)
 	}
+	if pkg != nil {
+		b := pkg.reachable(runName)
+		fmt.Fprintf(h, "%s/ from %s %d\n", runDir, runName, len(b))
+		h.Write(b)
+	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil
+}
+
+// funcName splits the name the runtime gives fn into its package's name and the top-level
+// declaration that holds it: "agentrl", "runLengthJob" for agentrl.runLengthJob, for a closure
+// inside it (runLengthJob.func1) and, for a method value ((*T).M-fm), "T".
+func funcName(fn any) (pkg, name string) {
+	full := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	rest := full[strings.LastIndex(full, "/")+1:]
+	pkg, rest, _ = strings.Cut(rest, ".")
+	if strings.HasPrefix(rest, "(") {
+		rest, _, _ = strings.Cut(strings.TrimLeft(rest, "(*"), ")")
+	} else {
+		rest, _, _ = strings.Cut(rest, ".")
+	}
+	name, _, _ = strings.Cut(rest, "[")
+	return pkg, name
+}
+
+// parsedPackage is one folder's Go files as units: each top-level declaration as its code
+// (declCode), under the names it declares. A grouped const, var or type declaration is one unit,
+// since a constant's value can depend on its place in the group (iota).
+type parsedPackage struct {
+	name    string
+	units   []string         // each declaration's code
+	byName  map[string][]int // the units that declare a name, and the methods of a type of that name
+	always  []int            // init functions and blank (_) variables: they run whatever is called
+	idents  [][]string       // the identifiers each unit mentions
+	funcSet map[string]bool  // the top-level functions (no receiver)
+}
+
+func parsePackage(root string, files []string) (*parsedPackage, error) {
+	p := &parsedPackage{byName: map[string][]int{}, funcSet: map[string]bool{}}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			return nil, err
+		}
+		file, err := parser.ParseFile(fset, f, src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		if p.name != "" && file.Name.Name != p.name {
+			return nil, fmt.Errorf("%s: package %s beside package %s", f, file.Name.Name, p.name)
+		}
+		p.name = file.Name.Name
+		for _, d := range file.Decls {
+			var names []string
+			always := false
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				switch {
+				case d.Recv != nil && len(d.Recv.List) > 0:
+					names = append(names, receiverType(d.Recv.List[0].Type))
+				case d.Name.Name == "init":
+					always = true
+				default:
+					names = append(names, d.Name.Name)
+					p.funcSet[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				if d.Tok == token.IMPORT {
+					continue
+				}
+				for _, spec := range d.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						names = append(names, spec.Name.Name)
+					case *ast.ValueSpec:
+						for _, n := range spec.Names {
+							if n.Name == "_" {
+								always = true
+							}
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+			i := len(p.units)
+			p.units = append(p.units, declCode(fset, src, d))
+			var idents []string
+			ast.Inspect(d, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					idents = append(idents, id.Name)
+				}
+				return true
+			})
+			p.idents = append(p.idents, idents)
+			for _, n := range names {
+				p.byName[n] = append(p.byName[n], i)
+			}
+			if always {
+				p.always = append(p.always, i)
+			}
+		}
+	}
+	return p, nil
+}
+
+// receiverType is the name of a method's receiver type: T for T, *T, T[K] and *T[K].
+func receiverType(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+func (p *parsedPackage) declaresFunc(name string) bool { return p.funcSet[name] }
+
+// reachable is the code of the declarations that name can reach, sorted: the units that declare
+// it, then, transitively, those of every identifier they mention (a type brings its methods). An
+// identifier is matched by its name alone (a field or a local variable may bring in a declaration
+// of the same name): the set can be too large, never too small.
+func (p *parsedPackage) reachable(name string) []byte {
+	in := map[int]bool{}
+	work := slices.Clone(p.always)
+	work = append(work, p.byName[name]...)
+	for len(work) > 0 {
+		u := work[len(work)-1]
+		work = work[:len(work)-1]
+		if in[u] {
+			continue
+		}
+		in[u] = true
+		for _, id := range p.idents[u] {
+			work = append(work, p.byName[id]...)
+		}
+	}
+	var code []string
+	for u := range in {
+		code = append(code, p.units[u])
+	}
+	slices.Sort(code)
+	return []byte("package " + p.name + "\n" + strings.Join(code, "\n"))
 }
 
 // goCode is the code of a Go file without its comments and layout, its top-level declarations
 // sorted: what the study runs, so that editing a doc comment, or moving a //@save cell and with it
-// a declaration in the generated file, leaves the study's data fresh. Each declaration becomes
-// its tokens, one per line, without the semicolons the scanner inserts at line ends.
+// a declaration in the generated file, leaves the study's data fresh.
 func goCode(src []byte) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
@@ -212,24 +392,30 @@ func goCode(src []byte) ([]byte, error) {
 	}
 	decls := make([]string, len(f.Decls))
 	for i, d := range f.Decls {
-		from, to := fset.Position(d.Pos()).Offset, fset.Position(d.End()).Offset
-		var sc scanner.Scanner
-		sc.Init(fset.AddFile("", -1, to-from), src[from:to], nil, 0) // comments skipped
-		var b strings.Builder
-		for {
-			_, tok, lit := sc.Scan()
-			if tok == token.EOF {
-				break
-			}
-			if tok == token.SEMICOLON && lit == "\n" {
-				continue
-			}
-			fmt.Fprintf(&b, "%s %s\n", tok, lit)
-		}
-		decls[i] = b.String()
+		decls[i] = declCode(fset, src, d)
 	}
 	slices.Sort(decls)
 	return []byte("package " + f.Name.Name + "\n" + strings.Join(decls, "\n")), nil
+}
+
+// declCode is a declaration as its tokens, one per line, without comments and without the
+// semicolons the scanner inserts at line ends.
+func declCode(fset *token.FileSet, src []byte, d ast.Decl) string {
+	from, to := fset.Position(d.Pos()).Offset, fset.Position(d.End()).Offset
+	var sc scanner.Scanner
+	sc.Init(token.NewFileSet().AddFile("", -1, to-from), src[from:to], nil, 0) // comments skipped
+	var b strings.Builder
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		fmt.Fprintf(&b, "%s %s\n", tok, lit)
+	}
+	return b.String()
 }
 
 // CodeFiles lists the files s.Code names under root, slash-separated and sorted.

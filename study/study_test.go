@@ -141,3 +141,54 @@ func TestCompare(t *testing.T) {
 		t.Error("an unknown metric gave no error")
 	}
 }
+
+// In the package that declares Run, the hash follows only what Run can reach: a declaration Run
+// does not use (a later study added to the same file) leaves it as it was; an edit to a function,
+// a constant or a method of a type that Run uses changes it. The temporary package is named after
+// this test's own package, and declares valid, which holds Run.
+func TestCodeHashReachable(t *testing.T) {
+	if pkg, name := funcName(valid().Run); pkg != "study" || name != "valid" {
+		t.Fatalf("funcName of a closure in valid = %q, %q", pkg, name)
+	}
+	if _, name := funcName((&Data{}).Job); name != "Data" {
+		t.Fatalf("funcName of a method value = %q", name)
+	}
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "x"), 0o755)
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(root, "x", name), []byte("package study\n\n"+src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const (
+		run    = "func valid() int { var t T; return helper() + t.M() }\n"
+		helper = "func helper() int { return K }\n\nconst K = 1\n"
+		typ    = "type T struct{}\n\nfunc (T) M() int { return 2 }\n"
+	)
+	write("a.go", run+helper)
+	write("b.go", typ+"func unused() int { return 3 }\n")
+	s := valid()
+	h0, err := s.CodeHash(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what    string
+		a, b    string
+		changes bool
+	}{
+		{"an unreachable function edited", run + helper, typ + "func unused() int { return 4 }\n", false},
+		{"a declaration added", run + helper, typ + "func unused() int { return 3 }\n\nvar Later = 5\n", false},
+		{"a declaration moved to another file", run, typ + helper + "func unused() int { return 3 }\n", false},
+		{"a reachable constant edited", run + "func helper() int { return K }\n\nconst K = 2\n", typ + "func unused() int { return 3 }\n", true},
+		{"a method of a reachable type edited", run + helper, "type T struct{}\n\nfunc (T) M() int { return 7 }\nfunc unused() int { return 3 }\n", true},
+		{"an init function edited", run + helper, typ + "func unused() int { return 3 }\n\nfunc init() { println() }\n", true},
+	} {
+		write("a.go", c.a)
+		write("b.go", c.b)
+		h, err := s.CodeHash(root)
+		if err != nil || (h != h0) != c.changes {
+			t.Errorf("%s: hash changed %v, want %v (%v)", c.what, h != h0, c.changes, err)
+		}
+	}
+}
