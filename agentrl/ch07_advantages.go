@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
@@ -515,3 +519,153 @@ func GAEAdvantage(critic *TinyCritic, gamma, lambda float64) TinyAdvantage {
 		critic.Errors = append(critic.Errors, before)
 	}
 }
+
+// Search study settings: the training of one job and the held-out evaluation.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+const (
+	searchUpdates  = 40 // policy updates per job
+	searchEpisodes = 4  // evaluation episodes per held-out task
+)
+
+// searchEnv is the patch interface: each call patches the module as it was at reset and runs the
+// visible tests, or submits; five calls, graded as the module stands when they run out.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+var searchEnv = gym.Config{MaxTurns: 5, SubmitAtLimit: true, TryPatches: true}
+
+// searchGamma is the discount per call of an arm of SearchStudy.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+func searchGamma(arm string) float64 {
+	return map[string]float64{"gamma1": 1, "gamma05": 0.5, "gamma0": 0}[arm]
+}
+
+// afterPatches counts the calls of ep made right after a patch the gym applied, split by whether
+// the patch passed its visible tests (AfterPass), and how many of them patched again.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+func afterPatches(ep *TinyEpisode) (afterFail, againFail, afterPass, againPass int) {
+	for c := 1; c < len(ep.Calls); c++ {
+		if st := ep.States[c]; st.Tool != gym.ToolEdit || st.Error != gym.ErrNone {
+			continue
+		}
+		again := 0
+		if ep.Calls[c].Action.Tool == gym.ToolEdit {
+			again = 1
+		}
+		if AfterPass(ep, c) {
+			afterPass, againPass = afterPass+1, againPass+again
+		} else {
+			afterFail, againFail = afterFail+1, againFail+again
+		}
+	}
+	return
+}
+
+// runSearchJob trains one arm from one seed under the patch interface, recording per update what
+// the sampled episodes did right after a patch, then plays each held-out task searchEpisodes times.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+func runSearchJob(j study.Job) (*study.Result, error) {
+	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, err
+	}
+	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
+	var n [4]int // this update's calls after a failing patch, of them again; the same after a pass
+	credit := StateAdvantage(searchGamma(j.Arm), false)
+	cfg := TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: searchEnv, Groups: 4, GroupSize: 8,
+		LR: 2e-3, Loss: PGLoss(0), DropUniform: true, FixedShape: true, Seed: j.Seed,
+		Advantage: func(groups [][]*TinyEpisode) {
+			for _, g := range groups {
+				for _, ep := range g {
+					af, ag, ap, agp := afterPatches(ep)
+					n = [4]int{n[0] + af, n[1] + ag, n[2] + ap, n[3] + agp}
+				}
+			}
+			credit(groups)
+		}}
+	agentCfg := DefaultTinyAgentConfig()
+	agentCfg.Seed = j.Seed
+	agent, err := NewTinyAgent(agentCfg)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := NewTinyTrainer(agent, pool, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for u := range searchUpdates {
+		n = [4]int{}
+		l, err := tr.Step()
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy,
+			"after_fail": float64(n[0]), "again_after_fail": float64(n[1]) / float64(max(n[0], 1)),
+			"after_pass": float64(n[2]), "again_after_pass": float64(n[3]) / float64(max(n[2], 1))} {
+			res.Curves[k] = append(res.Curves[k], v)
+		}
+		j.Report(u+1, searchUpdates+1)
+	}
+	for i, t := range gym.Filter(held, gym.Test, "") {
+		tasks := make([]*gym.Task, searchEpisodes)
+		for e := range tasks {
+			tasks[e] = t
+		}
+		eps, err := TinyRollout(agent, pool, tasks, TinyRolloutConfig{Env: searchEnv, Temperature: 1, Seed: 1000*j.Seed + uint64(i)})
+		if err != nil {
+			return nil, err
+		}
+		out := map[string][]float64{}
+		for _, ep := range eps {
+			af, ag, ap, agp := afterPatches(ep)
+			for k, v := range map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
+				"after_fail": study.Bool(af > 0), "again_after_fail": float64(ag) / float64(max(af, 1)),
+				"after_pass": study.Bool(ap > 0), "again_after_pass": float64(agp) / float64(max(ap, 1))} {
+				out[k] = append(out[k], v)
+			}
+		}
+		res.Tasks = append(res.Tasks, t.ID)
+		for k, v := range out {
+			res.Outcomes[k] = append(res.Outcomes[k], v)
+		}
+	}
+	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
+	return res, nil
+}
+
+// SearchStudy asks how far a call's credit must reach for TinyAgent to learn to search: to patch
+// again after a patch whose visible tests failed, a call that pays only if a later one does.
+// The arms differ only in the discount per call of StateAdvantage.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+var SearchStudy = study.Register(&study.Study{
+	Chapter:  "ch07",
+	Name:     "search",
+	Question: "How far must a call's credit reach for TinyAgent to learn to patch again after a failing patch, and does searching pay on held-out tasks?",
+	Arms: []study.Arm{
+		{Name: "gamma1", Change: "StateAdvantage(γ = 1): each call credited with every reward after it"},
+		{Name: "gamma05", Change: "γ = 0.5: a reward k calls later counts 0.5^k", Control: "gamma1"},
+		{Name: "gamma0", Change: "γ = 0: each call credited with its own reward only", Control: "gamma1"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "40 updates of 4 train tasks × 8 episodes under the patch interface (5 calls, graded when they run out, no pass bonus), groups with equal returns dropped, PGLoss(0), one Adam step per batch at 2e-3; the seed sets the initial weights and every sample, the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: searchEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch07"), "datasets/bugfix-heldout/**"),
+	Run:  runSearchJob,
+})

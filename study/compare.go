@@ -171,6 +171,23 @@ func (d *Data) Curve(arm, name string) ([][]float64, error) {
 	return out, nil
 }
 
+// CurveMeans returns each seed's mean of arm's training series name over updates [from, to), one
+// single-value row per seed: the rows CompareCurve pairs, and what agentrl.MeanStd summarizes.
+func (d *Data) CurveMeans(arm, name string, from, to int) ([][]float64, error) {
+	curves, err := d.Curve(arm, name)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]float64
+	for _, c := range curves {
+		if from < 0 || to > len(c) || from >= to {
+			return nil, fmt.Errorf("study %s: updates [%d, %d) outside the %d of curve %q", d.Study.ID(), from, to, len(c), name)
+		}
+		rows = append(rows, []float64{mean(c[from:to])})
+	}
+	return rows, nil
+}
+
 func seq(n int) []int {
 	out := make([]int, n)
 	for i := range out {
@@ -185,16 +202,11 @@ func seq(n int) []int {
 func (d *Data) CompareCurve(name, control, arm string, from, to, reps int, seed uint64) (Comparison, error) {
 	var rows [2][][]float64
 	for k, a := range []string{control, arm} {
-		curves, err := d.Curve(a, name)
+		r, err := d.CurveMeans(a, name, from, to)
 		if err != nil {
 			return Comparison{}, err
 		}
-		for _, c := range curves {
-			if from < 0 || to > len(c) || from >= to {
-				return Comparison{}, fmt.Errorf("study %s: updates [%d, %d) outside the %d of curve %q", d.Study.ID(), from, to, len(c), name)
-			}
-			rows[k] = append(rows[k], []float64{mean(c[from:to])})
-		}
+		rows[k] = r
 	}
 	c := Comparison{Measure: Measure{Metric: fmt.Sprintf("%s, updates %d-%d", name, from, to-1)}, Arm: arm, Control: control, Seeds: len(rows[0])}
 	c.Control0, c.Arm0, c.Diff = gridMean(rows[0], rows[1], nil, nil)

@@ -134,6 +134,10 @@ func TestCompare(t *testing.T) {
 	if err != nil || c.Diff != 2 || c.Lo != 2 || c.Hi != 2 || c.Tasks != 0 || !strings.Contains(c.String(), "(3 seeds)") {
 		t.Fatalf("curve: %+v %v", c, err)
 	}
+	// Arm b's curve at seed 2 is {2, 4, 8}: its mean over updates 1-2 is 6.
+	if m, err := d.CurveMeans("b", "c", 1, 3); err != nil || len(m) != 3 || len(m[1]) != 1 || m[1][0] != 6 {
+		t.Fatalf("curve means: %v %v", m, err)
+	}
 	if _, err := d.CompareCurve("c", "a", "b", 2, 4, 10, 1); err == nil {
 		t.Error("updates past the curve's end gave no error")
 	}
