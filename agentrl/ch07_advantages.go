@@ -563,6 +563,71 @@ func afterPatches(ep *TinyEpisode) (afterFail, againFail, afterPass, againPass i
 	return
 }
 
+// TinyStudyJob is one job of a study of TinyAgent: train a fresh agent from the job's seed, then
+// play each held-out task on sampling streams every arm shares, so that the arms pair up task by task.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+type TinyStudyJob struct {
+	Train   TinyTrainConfig // its Seed is set to the job's
+	Updates int
+	// Curves reads what one update did: its log, and what Train.Advantage counted meanwhile.
+	Curves   func(l TinyStepLog) map[string]float64
+	Held     []*gym.Task
+	Episodes int // per held-out task at temperature 1; task i of seed s from sampling seed 1000·s + i
+	Outcomes func(ep *TinyEpisode) map[string]float64
+}
+
+// Run trains and evaluates, reporting each update as a step and the evaluation as the last.
+//
+// Defined in ch07_advantages.ipynb, "7.6 How far credit reaches: searching after a failed test".
+func (s TinyStudyJob) Run(j study.Job) (*study.Result, error) {
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	agentCfg := DefaultTinyAgentConfig()
+	agentCfg.Seed, s.Train.Seed = j.Seed, j.Seed
+	agent, err := NewTinyAgent(agentCfg)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := NewTinyTrainer(agent, pool, s.Train)
+	if err != nil {
+		return nil, err
+	}
+	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
+	for u := range s.Updates {
+		l, err := tr.Step()
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range s.Curves(l) {
+			res.Curves[k] = append(res.Curves[k], v)
+		}
+		j.Report(u+1, s.Updates+1)
+	}
+	for i, t := range s.Held {
+		eps, err := TinyRollout(agent, pool, slices.Repeat([]*gym.Task{t}, s.Episodes),
+			TinyRolloutConfig{Env: s.Train.Env, Temperature: 1, Seed: 1000*j.Seed + uint64(i)})
+		if err != nil {
+			return nil, err
+		}
+		out := map[string][]float64{}
+		for _, ep := range eps {
+			for k, v := range s.Outcomes(ep) {
+				out[k] = append(out[k], v)
+			}
+		}
+		res.Tasks = append(res.Tasks, t.ID)
+		for k, v := range out {
+			res.Outcomes[k] = append(res.Outcomes[k], v)
+		}
+	}
+	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
+	return res, nil
+}
+
 // runSearchJob trains one arm from one seed under the patch interface, recording per update what
 // the sampled episodes did right after a patch, then plays each held-out task searchEpisodes times.
 //
@@ -576,73 +641,36 @@ func runSearchJob(j study.Job) (*study.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
-	if err != nil {
-		return nil, err
-	}
-	defer pool.Close()
-	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
 	var n [4]int // this update's calls after a failing patch, of them again; the same after a pass
 	credit := StateAdvantage(searchGamma(j.Arm), false)
-	cfg := TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: searchEnv, Groups: 4, GroupSize: 8,
-		LR: 2e-3, Loss: PGLoss(0), DropUniform: true, FixedShape: true, Seed: j.Seed,
-		Advantage: func(groups [][]*TinyEpisode) {
-			for _, g := range groups {
-				for _, ep := range g {
-					af, ag, ap, agp := afterPatches(ep)
-					n = [4]int{n[0] + af, n[1] + ag, n[2] + ap, n[3] + agp}
+	return TinyStudyJob{
+		Train: TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: searchEnv, Groups: 4, GroupSize: 8,
+			LR: 2e-3, Loss: PGLoss(0), DropUniform: true, FixedShape: true,
+			Advantage: func(groups [][]*TinyEpisode) {
+				for _, g := range groups {
+					for _, ep := range g {
+						af, ag, ap, agp := afterPatches(ep)
+						n = [4]int{n[0] + af, n[1] + ag, n[2] + ap, n[3] + agp}
+					}
 				}
-			}
-			credit(groups)
-		}}
-	agentCfg := DefaultTinyAgentConfig()
-	agentCfg.Seed = j.Seed
-	agent, err := NewTinyAgent(agentCfg)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := NewTinyTrainer(agent, pool, cfg)
-	if err != nil {
-		return nil, err
-	}
-	for u := range searchUpdates {
-		n = [4]int{}
-		l, err := tr.Step()
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy,
-			"after_fail": float64(n[0]), "again_after_fail": float64(n[1]) / float64(max(n[0], 1)),
-			"after_pass": float64(n[2]), "again_after_pass": float64(n[3]) / float64(max(n[2], 1))} {
-			res.Curves[k] = append(res.Curves[k], v)
-		}
-		j.Report(u+1, searchUpdates+1)
-	}
-	for i, t := range gym.Filter(held, gym.Test, "") {
-		tasks := make([]*gym.Task, searchEpisodes)
-		for e := range tasks {
-			tasks[e] = t
-		}
-		eps, err := TinyRollout(agent, pool, tasks, TinyRolloutConfig{Env: searchEnv, Temperature: 1, Seed: 1000*j.Seed + uint64(i)})
-		if err != nil {
-			return nil, err
-		}
-		out := map[string][]float64{}
-		for _, ep := range eps {
+				credit(groups)
+			}},
+		Updates: searchUpdates,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			c := map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy,
+				"after_fail": float64(n[0]), "again_after_fail": float64(n[1]) / float64(max(n[0], 1)),
+				"after_pass": float64(n[2]), "again_after_pass": float64(n[3]) / float64(max(n[2], 1))}
+			n = [4]int{}
+			return c
+		},
+		Held: gym.Filter(held, gym.Test, ""), Episodes: searchEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
 			af, ag, ap, agp := afterPatches(ep)
-			for k, v := range map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
+			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
 				"after_fail": study.Bool(af > 0), "again_after_fail": float64(ag) / float64(max(af, 1)),
-				"after_pass": study.Bool(ap > 0), "again_after_pass": float64(agp) / float64(max(ap, 1))} {
-				out[k] = append(out[k], v)
-			}
-		}
-		res.Tasks = append(res.Tasks, t.ID)
-		for k, v := range out {
-			res.Outcomes[k] = append(res.Outcomes[k], v)
-		}
-	}
-	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
-	return res, nil
+				"after_pass": study.Bool(ap > 0), "again_after_pass": float64(agp) / float64(max(ap, 1))}
+		},
+	}.Run(j)
 }
 
 // SearchStudy asks how far a call's credit must reach for TinyAgent to learn to search: to patch

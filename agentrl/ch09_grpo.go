@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"time"
 
 	"github.com/agenticrl/course/gym"
-	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 )
@@ -407,66 +405,33 @@ func runLengthJob(j study.Job) (*study.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
-	if err != nil {
-		return nil, err
-	}
-	defer pool.Close()
 	adv, loss := lengthArm(j.Arm)
 	var failed, failedN float64 // the failed episodes' call tokens in this update, and their number
-	cfg := TinyTrainConfig{Tasks: gym.Filter(all, gym.Train, ""), Env: gym.Config{MaxTurns: lengthCalls},
-		Groups: 4, GroupSize: 8, LR: 3e-3, Seed: j.Seed, Loss: GRPOLoss(loss),
-		Advantage: func(groups [][]*TinyEpisode) {
-			for _, g := range groups {
-				for _, ep := range g {
-					if !ep.Solved {
-						failed, failedN = failed+float64(ep.Tokens()), failedN+1
+	return TinyStudyJob{
+		Train: TinyTrainConfig{Tasks: gym.Filter(all, gym.Train, ""), Env: gym.Config{MaxTurns: lengthCalls},
+			Groups: 4, GroupSize: 8, LR: 3e-3, Loss: GRPOLoss(loss),
+			Advantage: func(groups [][]*TinyEpisode) {
+				for _, g := range groups {
+					for _, ep := range g {
+						if !ep.Solved {
+							failed, failedN = failed+float64(ep.Tokens()), failedN+1
+						}
 					}
 				}
-			}
-			adv(groups)
-		}}
-	agentCfg := DefaultTinyAgentConfig()
-	agentCfg.Seed = j.Seed
-	agent, err := NewTinyAgent(agentCfg)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := NewTinyTrainer(agent, pool, cfg)
-	if err != nil {
-		return nil, err
-	}
-	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
-	for u := range lengthUpdates {
-		failed, failedN = 0, 0
-		l, err := tr.Step()
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range map[string]float64{"tokens": l.Tokens, "solved": l.Solved, "entropy": l.Entropy, "failed_tokens": failed / max(failedN, 1)} {
-			res.Curves[k] = append(res.Curves[k], v)
-		}
-		j.Report(u+1, lengthUpdates+1)
-	}
-	held := append(gym.Filter(all, gym.Dev, ""), gym.Filter(all, gym.Test, "")...)
-	for i, t := range held {
-		tasks := make([]*gym.Task, lengthEpisodes)
-		for e := range tasks {
-			tasks[e] = t
-		}
-		eps, err := TinyRollout(agent, pool, tasks, TinyRolloutConfig{Env: cfg.Env, Temperature: 1, Seed: 1000*j.Seed + uint64(i)})
-		if err != nil {
-			return nil, err
-		}
-		solved, tokens := make([]float64, len(eps)), make([]float64, len(eps))
-		for e, ep := range eps {
-			solved[e], tokens[e] = study.Bool(ep.Solved), float64(ep.Tokens())
-		}
-		res.Tasks = append(res.Tasks, t.ID)
-		res.Outcomes["solved"], res.Outcomes["tokens"] = append(res.Outcomes["solved"], solved), append(res.Outcomes["tokens"], tokens)
-	}
-	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
-	return res, nil
+				adv(groups)
+			}},
+		Updates: lengthUpdates,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			c := map[string]float64{"tokens": l.Tokens, "solved": l.Solved, "entropy": l.Entropy, "failed_tokens": failed / max(failedN, 1)}
+			failed, failedN = 0, 0
+			return c
+		},
+		Held:     append(gym.Filter(all, gym.Dev, ""), gym.Filter(all, gym.Test, "")...),
+		Episodes: lengthEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			return map[string]float64{"solved": study.Bool(ep.Solved), "tokens": float64(ep.Tokens())}
+		},
+	}.Run(j)
 }
 
 // LengthStudy separates the two things GRPO changes against Dr. GRPO, the division by the
