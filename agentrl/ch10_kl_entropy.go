@@ -5,11 +5,13 @@ package agentrl
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -218,6 +220,115 @@ func (c *AdaptiveKL) Loss(base LossFn, est KLEstimator) LossFn {
 			Metric{Name: "kl", Value: kl}, Metric{Name: "kl_beta", Value: beta})
 	}
 }
+
+// Collapse study settings: the training of one job and the held-out evaluation.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.6 TinyAgent: entropy collapse, reproduced and prevented".
+const (
+	collapseUpdates  = 30   // policy updates per job
+	collapseEpisodes = 4    // evaluation episodes per held-out task
+	collapseCost     = 0.05 // charged for every call
+)
+
+// collapseEnv allows four calls; SUBMIT is graded by the hidden tests, running out earns 0.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.6 TinyAgent: entropy collapse, reproduced and prevented".
+var collapseEnv = gym.Config{MaxTurns: 4}
+
+// collapseLoss is the loss of an arm of CollapseStudy, with the trainer inputs and hooks it
+// needs: the adaptive arm's controller feeds β as an input and moves it after every update.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.6 TinyAgent: entropy collapse, reproduced and prevented".
+func collapseLoss(arm string) (LossFn, []TinyInput, []TinyHook) {
+	logged := WithKLPenalty(PGLoss(0), 0, K3) // β = 0: the KL to the reference is only logged
+	switch arm {
+	case "none":
+		return logged, nil, nil
+	case "entropy":
+		return WithEntropyBonus(logged, 2), nil, nil
+	case "kl2":
+		return WithKLPenalty(PGLoss(0), 2, K3), nil, nil
+	case "adaptive":
+		ctl := &AdaptiveKL{Beta: 0.5, Target: 0.05, Horizon: 32}
+		return ctl.Loss(PGLoss(0), K3), []TinyInput{ctl.Input()}, []TinyHook{ctl.Hook()}
+	}
+	panic(fmt.Sprintf("collapse study: no arm %q", arm))
+}
+
+// runCollapseJob trains one arm from one seed with a cost per call, recording per update the
+// entropy, the KL to the initial policy, β and how the episodes began; then it plays each held-out
+// task collapseEpisodes times.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.6 TinyAgent: entropy collapse, reproduced and prevented".
+func runCollapseJob(j study.Job) (*study.Result, error) {
+	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, err
+	}
+	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, err
+	}
+	refCfg := DefaultTinyAgentConfig()
+	refCfg.Seed = j.Seed // the agent TinyStudyJob trains starts from the same weights
+	ref, err := NewTinyAgent(refCfg)
+	if err != nil {
+		return nil, err
+	}
+	loss, inputs, hooks := collapseLoss(j.Arm)
+	advantage := StepCost(collapseCost, GroupBaseline(true))
+	var first, n float64 // this update's episodes whose first call was SUBMIT, and all of them
+	submitsFirst := func(ep *TinyEpisode) float64 { return study.Bool(ep.Calls[0].Action.Tool == gym.ToolSubmit) }
+	return TinyStudyJob{
+		Train: TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: collapseEnv, Groups: 4, GroupSize: 8,
+			LR: 1e-2, Loss: loss, Inputs: inputs, Hooks: hooks, Reference: ref,
+			Advantage: func(groups [][]*TinyEpisode) {
+				for _, g := range groups {
+					for _, ep := range g {
+						first, n = first+submitsFirst(ep), n+1
+					}
+				}
+				advantage(groups)
+			}},
+		Updates: collapseUpdates,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			c := map[string]float64{"entropy": l.Entropy, "kl": l.Metrics["kl"], "beta": l.Metrics["kl_beta"],
+				"calls": l.Calls, "solved": l.Solved, "submit_first": first / max(n, 1)}
+			first, n = 0, 0
+			return c
+		},
+		Held: gym.Filter(held, gym.Test, ""), Episodes: collapseEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)), "submit_first": submitsFirst(ep)}
+		},
+	}.Run(j)
+}
+
+// CollapseStudy asks whether a cost per call collapses TinyAgent's policy when nothing holds it,
+// and what each of three regularizers does about it, in training and on held-out tasks. Each arm
+// changes the loss of the control, "none", in one way.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.6 TinyAgent: entropy collapse, reproduced and prevented".
+var CollapseStudy = study.Register(&study.Study{
+	Chapter:  "ch10",
+	Name:     "collapse",
+	Question: "Does a cost per call collapse TinyAgent's policy without a regularizer, does an entropy bonus, a fixed KL penalty or an adaptive one prevent it, and what does each do on held-out tasks?",
+	Arms: []study.Arm{
+		{Name: "none", Change: "no regularizer: PGLoss(0), the k3 KL to the initial policy logged with β = 0"},
+		{Name: "entropy", Change: "an entropy bonus of 2 added to the loss", Control: "none"},
+		{Name: "kl2", Change: "the k3 KL penalty in the loss with β = 2", Control: "none"},
+		{Name: "adaptive", Change: "β of the KL penalty set by AdaptiveKL: from 0.5, target KL 0.05, horizon 32 episodes", Control: "none"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "30 updates of 4 train tasks × 8 episodes of at most 4 calls, a cost of 0.05 per call, GroupBaseline(true) advantages, one Adam step per batch at 1e-2, the reference a copy of the initial policy; the seed sets the initial weights and every sample, the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: collapseEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch10"), "datasets/bugfix-heldout/**"),
+	Run:  runCollapseJob,
+})
 
 // TinyRecipe is a training recipe for TinyAgent: every choice `agentrl train tinyagent` exposes
 // as a flag, by name.
