@@ -154,8 +154,8 @@ func SnapshotTinyAgent(a *TinyAgent, round func(float32) float32) (*TinyAgent, e
 	return b, nil
 }
 
-// RoundBF16 rounds x to the nearest bfloat16 (8 bits of mantissa), the weights' precision in an
-// inference engine that serves in bf16.
+// RoundBF16 rounds x to the nearest bfloat16 (7 stored mantissa bits, 8 with the implicit
+// leading 1), the weights' precision in an inference engine that serves in bf16.
 //
 // Defined in ch13_rollouts.ipynb, "13.2 An engine and a trainer, for real".
 func RoundBF16(x float32) float32 { return bfloat16.FromFloat32(x).Float32() }
