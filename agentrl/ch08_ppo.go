@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -225,6 +228,107 @@ func KLStop(target float64) func(metrics map[string]float64) bool {
 		return kl > 1.5*target
 	}
 }
+
+// Reuse study settings: the training of one job and the held-out evaluation.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+const (
+	reuseUpdates  = 40 // policy updates per job
+	reuseEpisodes = 4  // evaluation episodes per held-out task
+)
+
+// oneEdit is Section 6.7's interface: one call per episode, graded as it stands.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+var oneEdit = gym.Config{MaxTurns: 1, SubmitAtLimit: true}
+
+// reuseFit is the fit of an arm of ReuseStudy: passes over each batch, each cut into minibatches.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+func reuseFit(arm string) TinyFitter {
+	switch arm {
+	case "p1":
+		return Passes(1, 4, nil)
+	case "whole":
+		return Passes(1, 1, nil)
+	case "p4":
+		return Passes(4, 4, nil)
+	case "p12":
+		return Passes(12, 4, nil)
+	case "p12kl":
+		return Passes(12, 4, KLStop(0.02))
+	}
+	panic(fmt.Sprintf("reuse study: no arm %q", arm))
+}
+
+// lastPass is a metric of the last pass over a batch (measured before its steps, so after P−1
+// passes; with minibatches, the mean over its steps), or of the only pass when there was one.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+func lastPass(l TinyStepLog, name string) float64 {
+	if v, ok := l.Metrics[name+"_last"]; ok {
+		return v
+	}
+	return l.Metrics[name]
+}
+
+// runReuseJob trains one arm from one seed with PPO's clip on group-standardized advantages,
+// recording per update the sampled solve rate, the entropy and what the passes did to the policy;
+// then it plays each held-out task reuseEpisodes times.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+func runReuseJob(j study.Job) (*study.Result, error) {
+	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, err
+	}
+	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, err
+	}
+	return TinyStudyJob{
+		Train: TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: oneEdit, Groups: 4, GroupSize: 8,
+			LR: 3e-3, FixedShape: true, Fit: reuseFit(j.Arm), Advantage: GroupBaseline(true),
+			Loss: PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2})},
+		Updates: reuseUpdates,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			return map[string]float64{"solved": l.Solved, "entropy": l.Entropy, "passes": float64(l.Passes),
+				"kl_first": l.Metrics["approx_kl"], "kl": lastPass(l, "approx_kl"), "clip": lastPass(l, "clip_frac"),
+				"ratio_max": lastPass(l, "ratio_max")}
+		},
+		Held: gym.Filter(held, gym.Test, ""), Episodes: reuseEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			return map[string]float64{"solved": study.Bool(ep.Solved)}
+		},
+	}.Run(j)
+}
+
+// ReuseStudy asks what taking more Adam steps on each batch of rollouts buys TinyAgent under
+// PPO's clip, and what early stopping on KL and cutting a pass into minibatches change. Each arm
+// changes the fit of its control in one way.
+//
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+var ReuseStudy = study.Register(&study.Study{
+	Chapter:  "ch08",
+	Name:     "reuse",
+	Question: "How much does reusing each batch for more passes under PPO's clip help or hurt TinyAgent, in training and on held-out tasks; does early stopping on KL keep what helps; do minibatches matter?",
+	Arms: []study.Arm{
+		{Name: "p1", Change: "1 pass over each batch, cut into 4 minibatches: 4 Adam steps, each on a quarter of the episodes"},
+		{Name: "whole", Change: "1 Adam step on the whole batch instead of 4 minibatches", Control: "p1"},
+		{Name: "p4", Change: "4 passes instead of 1 (16 steps per batch)", Control: "p1"},
+		{Name: "p12", Change: "12 passes instead of 1 (48 steps per batch)", Control: "p1"},
+		{Name: "p12kl", Change: "the passes stopped early by KLStop(0.02)", Control: "p12"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "40 updates of 4 train tasks × 8 episodes of one grammar-masked call, graded as it stands; GroupBaseline(true) advantages; PPOLoss with ε = 0.2; Adam at 3e-3; the seed sets the initial weights, every sample and every shuffle, so the first batch is the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: reuseEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch08"), "datasets/bugfix-heldout/**"),
+	Run:  runReuseJob,
+})
 
 // PPOValueLoss is PPO's clipped value loss: the mean over the real tokens of
 // ½·max((V−R)², (V_clip−R)²) with V_clip = V_old + clip(V−V_old, −clip, +clip), so a value
