@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 	"github.com/agenticrl/course/tinyrt"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -1094,3 +1096,74 @@ func EvalTinyAgentAt(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps i
 func EvalTinyAgent(a *TinyAgent, pool *sandbox.Pool, tasks []*gym.Task, reps int, env gym.Config, unmasked bool, seed uint64) (TinyEval, error) {
 	return EvalTinyAgentAt(a, pool, tasks, reps, env, 1, unmasked, seed)
 }
+
+// First-solved study settings: the training of one job and the held-out evaluation.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
+const (
+	firstStudyUpdates  = 40 // policy updates per trained job
+	firstStudyEpisodes = 4  // evaluation episodes per held-out task
+)
+
+// runFirstJob trains one arm of FirstStudy from one seed under Section 6.7's interface (one call,
+// graded as it stands), then plays each held-out task firstStudyEpisodes times.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
+func runFirstJob(j study.Job) (*study.Result, error) {
+	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, err
+	}
+	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, err
+	}
+	cfg := TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: gym.Config{MaxTurns: 1, SubmitAtLimit: true},
+		Groups: 8, GroupSize: 8, LR: 3e-3, Advantage: GroupBaseline(true), Loss: PGLoss(0),
+		DropUniform: true, Hooks: []TinyHook{Refill(4)}, FixedShape: true}
+	updates := firstStudyUpdates
+	switch j.Arm {
+	case "untrained":
+		updates = 0
+	case "reinforce":
+	case "norefill":
+		cfg.Hooks = nil
+	default:
+		return nil, fmt.Errorf("first study: no arm %q", j.Arm)
+	}
+	return TinyStudyJob{Train: cfg, Updates: updates,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			return map[string]float64{"solved": l.Solved, "entropy": l.Entropy, "kept": float64(l.Kept), "rounds": float64(l.Rounds)}
+		},
+		Held: gym.Filter(held, gym.Test, ""), Episodes: firstStudyEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			return map[string]float64{"solved": study.Bool(ep.Solved), "edit": study.Bool(ep.Calls[0].Action.Tool == gym.ToolEdit)}
+		},
+	}.Run(j)
+}
+
+// FirstStudy asks whether REINFORCE with a group baseline teaches TinyAgent to solve tasks with one
+// call, how much of it carries over to templates it never saw, and what dynamic sampling's refill
+// rounds add. Each arm makes one change to its control.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
+var FirstStudy = study.Register(&study.Study{
+	Chapter:  "ch06",
+	Name:     "first",
+	Question: "Does REINFORCE with a group baseline teach TinyAgent to solve tasks with one call, does it carry over to held-out templates, and what do the refill rounds of dynamic sampling add?",
+	Arms: []study.Arm{
+		{Name: "untrained", Change: "no training: the initial policy, evaluated as it starts"},
+		{Name: "reinforce", Change: "40 updates of 8 train tasks × 8 episodes: GroupBaseline(true), PGLoss(0), groups without signal dropped and refilled for up to 4 rounds (Refill(4))", Control: "untrained"},
+		{Name: "norefill", Change: "no refill rounds: groups without signal are dropped, not replaced", Control: "reinforce"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "40 updates of 8 train tasks × 8 episodes of one grammar-masked call, graded as it stands; Adam at 3e-3; FixedShape; the seed sets the initial weights and every sample, so every arm starts from the same policy and the first round of rollouts is the same",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: firstStudyEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	// Refill is Chapter 9's: its code is reached through the library up to that chapter.
+	Code: append(study.LibraryCode("ch09"), "datasets/bugfix-heldout/**"),
+	Run:  runFirstJob,
+})

@@ -472,3 +472,74 @@ func (r TinyRecipe) Config(agent TinyAgentConfig, tasks []*gym.Task) (TinyTrainC
 		Hooks: []TinyHook{Refill(r.Refill)}, Advantage: advantage, Loss: loss, Seed: agent.Seed,
 		FixedShape: true}, nil
 }
+
+// recipeEpisodes is the number of evaluation episodes per held-out task of RecipeStudy.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+const recipeEpisodes = 4
+
+// runRecipeJob trains one arm of RecipeStudy from one seed: DefaultTinyRecipe, or it with one
+// field changed; then it plays each held-out task recipeEpisodes times at temperature 1.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+func runRecipeJob(j study.Job) (*study.Result, error) {
+	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, err
+	}
+	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, err
+	}
+	r := DefaultTinyRecipe()
+	switch j.Arm {
+	case "recipe":
+	case "episode":
+		r.Credit = "episode"
+	case "nobonus":
+		r.PassBonus = 0
+	default:
+		return nil, fmt.Errorf("recipe study: no arm %q", j.Arm)
+	}
+	agent := DefaultTinyAgentConfig()
+	agent.Seed = j.Seed
+	cfg, err := r.Config(agent, gym.Filter(train, gym.Train, ""))
+	if err != nil {
+		return nil, err
+	}
+	return TinyStudyJob{Train: cfg, Updates: r.Steps,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			return map[string]float64{"solved": l.Solved, "entropy": l.Entropy, "calls": l.Calls}
+		},
+		Held: gym.Filter(held, gym.Test, ""), Episodes: recipeEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			af, ag, ap, agp := afterPatches(ep)
+			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
+				"after_fail": float64(af), "again_fail": float64(ag), "after_pass": float64(ap), "again_pass": float64(agp)}
+		},
+	}.Run(j)
+}
+
+// RecipeStudy measures the default recipe on held-out tasks over five seeds, and what two of its
+// choices add: each other arm changes one field of DefaultTinyRecipe.
+//
+// Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
+var RecipeStudy = study.Register(&study.Study{
+	Chapter:  "ch10",
+	Name:     "recipe",
+	Question: "How often does the default recipe of `agentrl train tinyagent` solve held-out tasks, seed by seed, and what do its state credit and its pass bonus add?",
+	Arms: []study.Arm{
+		{Name: "recipe", Change: "DefaultTinyRecipe: Dr. GRPO, state credit, a pass bonus of 0.2, an entropy bonus of 0.02, one refill round, 12 updates of 8 tasks × 8 episodes of at most 5 calls under the patch interface"},
+		{Name: "episode", Change: "credit by episode (Dr. GRPO's own advantage) instead of by state", Control: "recipe"},
+		{Name: "nobonus", Change: "no pass bonus (0 instead of 0.2)", Control: "recipe"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "the recipe's own: 12 updates of 8 train tasks × 8 episodes, Adam at 3e-3; the seed sets the initial weights and every sample, the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: recipeEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch10"), "datasets/bugfix-heldout/**"),
+	Run:  runRecipeJob,
+})
