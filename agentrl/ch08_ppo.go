@@ -233,7 +233,7 @@ func KLStop(target float64) func(metrics map[string]float64) bool {
 //
 // Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
 const (
-	reuseUpdates  = 40 // policy updates per job
+	reuseUpdates  = 80 // policy updates per job
 	reuseEpisodes = 4  // evaluation episodes per held-out task
 )
 
@@ -320,7 +320,7 @@ var ReuseStudy = study.Register(&study.Study{
 		{Name: "p12kl", Change: "the passes stopped early by KLStop(0.02)", Control: "p12"},
 	},
 	Seeds:  []uint64{1, 2, 3, 4, 5},
-	Budget: "40 updates of 4 train tasks × 8 episodes of one grammar-masked call, graded as it stands; GroupBaseline(true) advantages; PPOLoss with ε = 0.2; Adam at 3e-3; the seed sets the initial weights, every sample and every shuffle, so the first batch is the same in every arm",
+	Budget: "80 updates of 4 train tasks × 8 episodes of one grammar-masked call, graded as it stands; GroupBaseline(true) advantages; PPOLoss with ε = 0.2; Adam at 3e-3; the seed sets the initial weights, every sample and every shuffle, so the first batch is the same in every arm",
 	Eval: study.Eval{
 		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
 		Episodes: reuseEpisodes,
