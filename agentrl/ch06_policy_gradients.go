@@ -1105,20 +1105,32 @@ const (
 	firstStudyEpisodes = 4  // evaluation episodes per held-out task
 )
 
+// studyTasks loads what a study of TinyAgent trains and evaluates on, under root: the train split
+// of datasets/bugfix and the test split of datasets/bugfix-heldout, whose templates it never saw.
+//
+// Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
+func studyTasks(root string) (train, held []*gym.Task, err error) {
+	all, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, nil, err
+	}
+	unseen, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return gym.Filter(all, gym.Train, ""), gym.Filter(unseen, gym.Test, ""), nil
+}
+
 // runFirstJob trains one arm of FirstStudy from one seed under Section 6.7's interface (one call,
 // graded as it stands), then plays each held-out task firstStudyEpisodes times.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
 func runFirstJob(j study.Job) (*study.Result, error) {
-	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
+	train, held, err := studyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
-	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
-	if err != nil {
-		return nil, err
-	}
-	cfg := TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: gym.Config{MaxTurns: 1, SubmitAtLimit: true},
+	cfg := TinyTrainConfig{Tasks: train, Env: gym.Config{MaxTurns: 1, SubmitAtLimit: true},
 		Groups: 8, GroupSize: 8, LR: 3e-3, Advantage: GroupBaseline(true), Loss: PGLoss(0),
 		DropUniform: true, Hooks: []TinyHook{Refill(4)}, FixedShape: true}
 	updates := firstStudyUpdates
@@ -1135,7 +1147,7 @@ func runFirstJob(j study.Job) (*study.Result, error) {
 		Curves: func(l TinyStepLog) map[string]float64 {
 			return map[string]float64{"solved": l.Solved, "entropy": l.Entropy, "kept": float64(l.Kept), "rounds": float64(l.Rounds)}
 		},
-		Held: gym.Filter(held, gym.Test, ""), Episodes: firstStudyEpisodes,
+		Held: held, Episodes: firstStudyEpisodes,
 		Outcomes: func(ep *TinyEpisode) map[string]float64 {
 			return map[string]float64{"solved": study.Bool(ep.Solved), "edit": study.Bool(ep.Calls[0].Action.Tool == gym.ToolEdit)}
 		},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 
 	"github.com/agenticrl/course/gym"
@@ -278,16 +277,12 @@ func lastPass(l TinyStepLog, name string) float64 {
 //
 // Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
 func runReuseJob(j study.Job) (*study.Result, error) {
-	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
-	if err != nil {
-		return nil, err
-	}
-	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	train, held, err := studyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
 	return TinyStudyJob{
-		Train: TinyTrainConfig{Tasks: gym.Filter(train, gym.Train, ""), Env: oneEdit, Groups: 4, GroupSize: 8,
+		Train: TinyTrainConfig{Tasks: train, Env: oneEdit, Groups: 4, GroupSize: 8,
 			LR: 3e-3, FixedShape: true, Fit: reuseFit(j.Arm), Advantage: GroupBaseline(true),
 			Loss: PPOLoss(PPOConfig{ClipLow: 0.2, ClipHigh: 0.2})},
 		Updates: reuseUpdates,
@@ -296,7 +291,7 @@ func runReuseJob(j study.Job) (*study.Result, error) {
 				"kl_first": l.Metrics["approx_kl"], "kl": lastPass(l, "approx_kl"), "clip": lastPass(l, "clip_frac"),
 				"ratio_max": lastPass(l, "ratio_max")}
 		},
-		Held: gym.Filter(held, gym.Test, ""), Episodes: reuseEpisodes,
+		Held: held, Episodes: reuseEpisodes,
 		Outcomes: func(ep *TinyEpisode) map[string]float64 {
 			return map[string]float64{"solved": study.Bool(ep.Solved)}
 		},

@@ -483,11 +483,7 @@ const recipeEpisodes = 4
 //
 // Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
 func runRecipeJob(j study.Job) (*study.Result, error) {
-	train, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix"))
-	if err != nil {
-		return nil, err
-	}
-	held, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	train, held, err := studyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +499,7 @@ func runRecipeJob(j study.Job) (*study.Result, error) {
 	}
 	agent := DefaultTinyAgentConfig()
 	agent.Seed = j.Seed
-	cfg, err := r.Config(agent, gym.Filter(train, gym.Train, ""))
+	cfg, err := r.Config(agent, train)
 	if err != nil {
 		return nil, err
 	}
@@ -511,7 +507,7 @@ func runRecipeJob(j study.Job) (*study.Result, error) {
 		Curves: func(l TinyStepLog) map[string]float64 {
 			return map[string]float64{"solved": l.Solved, "entropy": l.Entropy, "calls": l.Calls}
 		},
-		Held: gym.Filter(held, gym.Test, ""), Episodes: recipeEpisodes,
+		Held: held, Episodes: recipeEpisodes,
 		Outcomes: func(ep *TinyEpisode) map[string]float64 {
 			af, ag, ap, agp := afterPatches(ep)
 			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
