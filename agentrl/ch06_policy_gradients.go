@@ -1105,11 +1105,11 @@ const (
 	firstStudyEpisodes = 4  // evaluation episodes per held-out task
 )
 
-// studyTasks loads what a study of TinyAgent trains and evaluates on, under root: the train split
+// StudyTasks loads what a study of TinyAgent trains and evaluates on, under root: the train split
 // of datasets/bugfix and the test split of datasets/bugfix-heldout, whose templates it never saw.
 //
 // Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
-func studyTasks(root string) (train, held []*gym.Task, err error) {
+func StudyTasks(root string) (train, held []*gym.Task, err error) {
 	all, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
 	if err != nil {
 		return nil, nil, err
@@ -1126,7 +1126,7 @@ func studyTasks(root string) (train, held []*gym.Task, err error) {
 //
 // Defined in ch06_policy_gradients.ipynb, "6.7 The first solved tasks".
 func runFirstJob(j study.Job) (*study.Result, error) {
-	train, held, err := studyTasks(j.Root)
+	train, held, err := StudyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}

@@ -277,7 +277,7 @@ func lastPass(l TinyStepLog, name string) float64 {
 //
 // Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
 func runReuseJob(j study.Job) (*study.Result, error) {
-	train, held, err := studyTasks(j.Root)
+	train, held, err := StudyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}

@@ -483,7 +483,7 @@ const recipeEpisodes = 4
 //
 // Defined in ch10_kl_entropy.ipynb, "10.7 The recipe, by name".
 func runRecipeJob(j study.Job) (*study.Result, error) {
-	train, held, err := studyTasks(j.Root)
+	train, held, err := StudyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -509,9 +509,7 @@ func runRecipeJob(j study.Job) (*study.Result, error) {
 		},
 		Held: held, Episodes: recipeEpisodes,
 		Outcomes: func(ep *TinyEpisode) map[string]float64 {
-			af, ag, ap, agp := afterPatches(ep)
-			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
-				"after_fail": float64(af), "again_fail": float64(ag), "after_pass": float64(ap), "again_pass": float64(agp)}
+			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls))}
 		},
 	}.Run(j)
 }
