@@ -111,7 +111,7 @@ func PPOLoss(cfg PPOConfig) LossFn {
 // last (each measured before its step); true ends the passes over this batch (KLStop). With
 // FixedShape, minibatches are padded to a multiple of 8 rows instead of 64.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func Passes(epochs, minibatches int, stop func(metrics map[string]float64) bool) TinyFitter {
 	return func(t *TinyTrainer, eps []*TinyEpisode) (TinyFit, error) {
 		fit := TinyFit{Metrics: map[string]float64{}}
@@ -166,7 +166,7 @@ func Passes(epochs, minibatches int, stop func(metrics map[string]float64) bool)
 // shuffledParts returns eps as one part when m is 1, and otherwise shuffled with rng and cut
 // into m parts whose sizes differ by at most one.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func shuffledParts(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
 	if m <= 1 {
 		return [][]*TinyEpisode{eps}
@@ -185,7 +185,7 @@ func shuffledParts(eps []*TinyEpisode, m int, rng *rand.Rand) [][]*TinyEpisode {
 // episode, divided by their standard deviation (plus 1e-8). A batch whose advantages are all
 // equal gets all zeros.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func NormalizeAdvantages(adv TinyAdvantage) TinyAdvantage {
 	return func(groups [][]*TinyEpisode) {
 		adv(groups)
@@ -217,7 +217,7 @@ func NormalizeAdvantages(adv TinyAdvantage) TinyAdvantage {
 // once a pass's approximate KL (PPOLoss's approx_kl, the k3 estimate) exceeds 1.5 × target. It
 // panics when the loss reports no approx_kl, since it would then never stop.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func KLStop(target float64) func(metrics map[string]float64) bool {
 	return func(metrics map[string]float64) bool {
 		kl, ok := metrics["approx_kl"]
@@ -230,7 +230,7 @@ func KLStop(target float64) func(metrics map[string]float64) bool {
 
 // Reuse study settings: the training of one job and the held-out evaluation.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 const (
 	reuseUpdates  = 80 // policy updates per job
 	reuseEpisodes = 4  // evaluation episodes per held-out task
@@ -238,12 +238,12 @@ const (
 
 // oneEdit is Section 6.7's interface: one call per episode, graded as it stands.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 var oneEdit = gym.Config{MaxTurns: 1, SubmitAtLimit: true}
 
 // reuseFit is the fit of an arm of ReuseStudy: passes over each batch, each cut into minibatches.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func reuseFit(arm string) TinyFitter {
 	switch arm {
 	case "p1":
@@ -263,7 +263,7 @@ func reuseFit(arm string) TinyFitter {
 // lastPass is a metric of the last pass over a batch (measured before its steps, so after P−1
 // passes; with minibatches, the mean over its steps), or of the only pass when there was one.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func lastPass(l TinyStepLog, name string) float64 {
 	if v, ok := l.Metrics[name+"_last"]; ok {
 		return v
@@ -275,7 +275,7 @@ func lastPass(l TinyStepLog, name string) float64 {
 // recording per update the sampled solve rate, the entropy and what the passes did to the policy;
 // then it plays each held-out task reuseEpisodes times.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 func runReuseJob(j study.Job) (*study.Result, error) {
 	train, held, err := StudyTasks(j.Root)
 	if err != nil {
@@ -302,7 +302,7 @@ func runReuseJob(j study.Job) (*study.Result, error) {
 // PPO's clip, and what early stopping on KL and cutting a pass into minibatches change. Each arm
 // changes the fit of its control in one way.
 //
-// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: reuse that helps, then breaks".
+// Defined in ch08_ppo.ipynb, "8.4 TinyAgent: what reuse buys".
 var ReuseStudy = study.Register(&study.Study{
 	Chapter:  "ch08",
 	Name:     "reuse",
