@@ -3,7 +3,11 @@
 package agentrl
 
 import (
+	"fmt"
 	"slices"
+
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 )
 
 // EpisodeReward scores a finished episode: the number a trainer learns from.
@@ -189,3 +193,112 @@ func (r HackReport) Gap() float64 { return r.VisiblePass - r.HiddenPass }
 //
 // Defined in ch11_rewards.ipynb, "11.4 A monitor".
 func (r HackReport) Alarm(maxGap float64) bool { return r.Gap() > maxGap }
+
+// FirstPassBonus adds bonus to the reward of an episode's first patch whose visible tests all
+// pass, and to no later one: PassBonus's process reward, paid at most once per episode.
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+func FirstPassBonus(bonus float64, adv TinyAdvantage) TinyAdvantage {
+	return func(groups [][]*TinyEpisode) {
+		for _, g := range groups {
+			for _, ep := range g {
+				c := 1
+				for c < len(ep.Calls) && !AfterPass(ep, c) {
+					c++
+				}
+				if c < len(ep.Calls) {
+					ep.Rewards[c-1] += bonus
+					ep.Return += bonus
+				}
+			}
+		}
+		adv(groups)
+	}
+}
+
+// shapingEpisodes is the number of evaluation episodes per held-out task of ShapingStudy.
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+const shapingEpisodes = 4
+
+// runShapingJob trains one arm of ShapingStudy (Section 10.7's recipe with one change to its pass
+// bonus) from one seed, then plays each held-out task shapingEpisodes times.
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+func runShapingJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	r, once := DefaultTinyRecipe(), 0.0
+	switch j.Arm {
+	case "recipe":
+	case "outcome":
+		r.PassBonus = 0
+	case "once":
+		r.PassBonus, once = 0, r.PassBonus
+	case "bonus05":
+		r.PassBonus = 0.5
+	default:
+		return nil, fmt.Errorf("shaping study: no arm %q", j.Arm)
+	}
+	agent := DefaultTinyAgentConfig()
+	agent.Seed = j.Seed
+	cfg, err := r.Config(agent, train)
+	if err != nil {
+		return nil, err
+	}
+	if once > 0 {
+		cfg.Advantage = FirstPassBonus(once, cfg.Advantage)
+	}
+	return TinyStudyJob{Train: cfg, Updates: r.Steps,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			return map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy}
+		},
+		Held: held, Episodes: shapingEpisodes, Outcomes: shapingOutcomes,
+	}.Run(j)
+}
+
+// shapingOutcomes reads an evaluation episode: solved, its calls, whether a patch of it passed the
+// visible tests before its last call, and the fraction of the calls made right after such a patch
+// that patched again (0 when there were none).
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+func shapingOutcomes(ep *TinyEpisode) map[string]float64 {
+	after, again := 0, 0
+	for c := 1; c < len(ep.Calls); c++ {
+		if AfterPass(ep, c) {
+			after++
+			if ep.Calls[c].Err == nil && ep.Calls[c].Action.Tool == gym.ToolEdit {
+				again++
+			}
+		}
+	}
+	return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)),
+		"passed": study.Bool(after > 0), "repatch": float64(again) / float64(max(after, 1))}
+}
+
+// ShapingStudy asks what the default recipe's process reward, a bonus for every patch that passes
+// the visible tests, does to what the agent learns. Each arm changes that one term of the recipe.
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+var ShapingStudy = study.Register(&study.Study{
+	Chapter:  "ch11",
+	Name:     "shaping",
+	Question: "Does the recipe's pass bonus (0.2 on every patch that passes the visible tests) help TinyAgent solve held-out tasks, and is it farmed: against no bonus, the bonus paid once per episode, and a bonus of 0.5?",
+	Arms: []study.Arm{
+		{Name: "recipe", Change: "DefaultTinyRecipe: a pass bonus of 0.2 on every patch that passes the visible tests"},
+		{Name: "outcome", Change: "no pass bonus: the hidden tests' outcome alone", Control: "recipe"},
+		{Name: "once", Change: "the bonus of 0.2 paid only for an episode's first passing patch (FirstPassBonus)", Control: "recipe"},
+		{Name: "bonus05", Change: "a pass bonus of 0.5 on every passing patch", Control: "recipe"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "the recipe's own: 12 updates of 8 train tasks × 8 episodes of at most 5 calls under the patch interface, one refill round, Adam at 3e-3; the seed sets the initial weights and every sample",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: shapingEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch11"), "datasets/bugfix-heldout/**"),
+	Run:  runShapingJob,
+})
