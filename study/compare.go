@@ -82,6 +82,39 @@ func (d *Data) TaskMeans(arm string, m Measure) ([][]float64, error) {
 	return out, nil
 }
 
+// SeedMeans returns, for each of the study's seeds, arm's mean over the evaluation tasks of the
+// measure's task means (TaskMeans), and its standard error over tasks: their standard deviation
+// divided by √tasks. Tasks where no episode is selected (NaN) are left out of both.
+func (d *Data) SeedMeans(arm string, m Measure) (means, errs []float64, err error) {
+	rows, err := d.TaskMeans(arm, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, row := range rows {
+		tasks := slices.DeleteFunc(slices.Clone(row), math.IsNaN)
+		n := float64(len(tasks))
+		mu, v := 0.0, 0.0
+		for _, x := range tasks {
+			mu += x / n
+		}
+		for _, x := range tasks {
+			v += (x - mu) * (x - mu) / (n - 1)
+		}
+		means, errs = append(means, mu), append(errs, math.Sqrt(v/n))
+	}
+	return means, errs, nil
+}
+
+// Spread formats xs, one value per seed, as their mean ± their sample standard deviation, each
+// with verb: Spread("%.3f", means) is "0.262 ± 0.016".
+func Spread(verb string, xs []float64) string {
+	m, v := mean(xs), 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m) / float64(len(xs)-1)
+	}
+	return fmt.Sprintf(verb+" ± "+verb, m, math.Sqrt(v))
+}
+
 // Compare compares arm with control on the measure (see Comparison), with reps bootstrap
 // resamples from seed. A (seed, task) cell where either arm has no value (NaN) is left out.
 func (d *Data) Compare(m Measure, control, arm string, reps int, seed uint64) (Comparison, error) {

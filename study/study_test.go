@@ -138,6 +138,19 @@ func TestCompare(t *testing.T) {
 	if m, err := d.CurveMeans("b", "c", 1, 3); err != nil || len(m) != 3 || len(m[1]) != 1 || m[1][0] != 6 {
 		t.Fatalf("curve means: %v %v", m, err)
 	}
+	// Arm a's scores at seed 1 have task means 60 + task, tasks 0-4: mean 62, standard deviation
+	// √2.5 over 5 tasks. Where first = 0, only the +100 episodes count: arm b at seed 3 has
+	// 131 + task.
+	means, errs, err := d.SeedMeans("a", Measure{Metric: "score"})
+	if err != nil || len(means) != 3 || math.Abs(means[0]-62) > 1e-9 || math.Abs(errs[0]-math.Sqrt(2.5/5)) > 1e-9 {
+		t.Fatalf("seed means: %v %v %v", means, errs, err)
+	}
+	if means, _, err := d.SeedMeans("b", Measure{Metric: "score", Where: "first", Is: 0}); err != nil || math.Abs(means[2]-133) > 1e-9 {
+		t.Fatalf("seed means where: %v %v", means, err)
+	}
+	if got := Spread("%.2f", []float64{1, 2, 3}); got != "2.00 ± 1.00" {
+		t.Errorf("Spread = %q, want 2.00 ± 1.00", got)
+	}
 	if _, err := d.CompareCurve("c", "a", "b", 2, 4, 10, 1); err == nil {
 		t.Error("updates past the curve's end gave no error")
 	}
