@@ -137,3 +137,30 @@ func TestMonitorHacksByHand(t *testing.T) {
 		t.Errorf("an empty batch reports %+v", e)
 	}
 }
+
+func TestFirstPassBonus(t *testing.T) {
+	// a: three patches that pass, then a submission; b: a failing patch, then a passing one, then
+	// a submission; c: no passing patch. Only the first passing patch of each episode earns.
+	a := patchEpisode([]float64{0, 0, 0, 1}, false, true, true, true)
+	b := patchEpisode([]float64{0, 0, 0}, false, false, true)
+	c := patchEpisode([]float64{0, 0}, false, false)
+	var seen [][]float64
+	FirstPassBonus(0.2, func(groups [][]*TinyEpisode) {
+		for _, g := range groups {
+			for _, ep := range g {
+				seen = append(seen, append([]float64(nil), ep.Rewards...))
+			}
+		}
+	})([][]*TinyEpisode{{a, b}, {c}})
+	want := [][]float64{{0.2, 0, 0, 1}, {0, 0.2, 0}, {0, 0}}
+	for e := range want {
+		for k := range want[e] {
+			if !near(seen[e][k], want[e][k], 1e-12) {
+				t.Fatalf("episode %d: rewards %v, want %v", e, seen[e], want[e])
+			}
+		}
+	}
+	if !near(a.Return, 1.2, 1e-12) || !near(b.Return, 0.2, 1e-12) || !near(c.Return, 0, 1e-12) {
+		t.Errorf("returns: %v %v %v, want 1.2 0.2 0", a.Return, b.Return, c.Return)
+	}
+}
