@@ -3,8 +3,11 @@
 package agentrl
 
 import (
+	"fmt"
+
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 )
 
 // Truncated says whether an episode was cut at the call limit: its last call is well formed and
@@ -16,6 +19,92 @@ func Truncated(ep *TinyEpisode) bool {
 	n := len(ep.Calls)
 	return n > 0 && ep.Calls[n-1].Err == nil && ep.Calls[n-1].Action.Tool != gym.ToolSubmit
 }
+
+// PerTurnMean divides every advantage of an episode by its number of calls after base has
+// computed them: the episode's loss becomes an average over its turns instead of a sum.
+//
+// Defined in ch12_horizons.ipynb, "12.2 Credit over long episodes".
+func PerTurnMean(base TinyAdvantage) TinyAdvantage {
+	return func(groups [][]*TinyEpisode) {
+		base(groups)
+		for _, g := range groups {
+			for _, ep := range g {
+				for _, adv := range ep.Advantages {
+					for j := range adv {
+						adv[j] /= float64(len(ep.Calls))
+					}
+				}
+			}
+		}
+	}
+}
+
+// Settings of TurnsStudy: the call budget and the evaluation episodes per held-out task.
+//
+// Defined in ch12_horizons.ipynb, "12.2 Credit over long episodes".
+const (
+	turnsBudget   = 8
+	turnsEpisodes = 4
+)
+
+// runTurnsJob trains the default recipe at turnsBudget calls from one seed, its loss summed over
+// the episode's tokens (arm "sum") or averaged over its turns ("perturn"), then plays each
+// held-out task turnsEpisodes times.
+//
+// Defined in ch12_horizons.ipynb, "12.2 Credit over long episodes".
+func runTurnsJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	r := DefaultTinyRecipe()
+	r.Turns = turnsBudget
+	agent := DefaultTinyAgentConfig()
+	agent.Seed = j.Seed
+	cfg, err := r.Config(agent, train)
+	if err != nil {
+		return nil, err
+	}
+	switch j.Arm {
+	case "sum":
+	case "perturn":
+		cfg.Advantage = PerTurnMean(cfg.Advantage)
+	default:
+		return nil, fmt.Errorf("turns study: no arm %q", j.Arm)
+	}
+	return TinyStudyJob{Train: cfg, Updates: r.Steps,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			return map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy}
+		},
+		Held: held, Episodes: turnsEpisodes,
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls)), "cut": study.Bool(Truncated(ep))}
+		},
+	}.Run(j)
+}
+
+// TurnsStudy asks whether averaging an episode's loss over its turns, instead of summing it over
+// its tokens, makes TinyAgent's episodes longer, as the toy of Section 12.2 predicts.
+//
+// Defined in ch12_horizons.ipynb, "12.2 Credit over long episodes".
+var TurnsStudy = study.Register(&study.Study{
+	Chapter:  "ch12",
+	Name:     "perturn",
+	Question: "Does dividing each episode's advantages by its number of calls (a loss averaged over turns) lengthen TinyAgent's episodes, and what does it do to the solve rate?",
+	Arms: []study.Arm{
+		{Name: "sum", Change: "DefaultTinyRecipe at a budget of 8 calls: the loss sums over the episode's tokens"},
+		{Name: "perturn", Change: "every advantage of an episode divided by its number of calls (PerTurnMean)", Control: "sum"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "the recipe's own at 8 calls per episode: 12 updates of 8 train tasks × 8 episodes, one refill round, Adam at 3e-3; the seed sets the initial weights and every sample",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: turnsEpisodes,
+		Streams:  "at temperature 1, at most 8 calls, cut episodes graded as they stand; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch12"), "datasets/bugfix-heldout/**"),
+	Run:  runTurnsJob,
+})
 
 // MaskTruncated leaves the episodes cut at the call limit out of the update: base computes the
 // advantages of the other episodes, each group without its cut ones, and every call of a cut

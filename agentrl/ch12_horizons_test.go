@@ -152,3 +152,23 @@ func TestReplayCutFindsTheStateAfterTheLastCall(t *testing.T) {
 		t.Errorf("the replayed cut state differs from playing the calls by hand")
 	}
 }
+
+func TestPerTurnMeanDividesByTheEpisodesCalls(t *testing.T) {
+	long := playedEpisode([]string{gym.ToolEdit, gym.ToolEdit, gym.ToolEdit, gym.ToolSubmit}, []float64{0, 0, 0, 0})
+	short := playedEpisode([]string{gym.ToolSubmit}, []float64{1})
+	PerTurnMean(GroupBaseline(false))([][]*TinyEpisode{{long, short}})
+	// GroupBaseline gives the long failure −0.5 and the short success +0.5 on every token; divided
+	// by 4 calls and by 1.
+	for _, c := range []struct {
+		ep   *TinyEpisode
+		want float64
+	}{{long, -0.125}, {short, 0.5}} {
+		for _, adv := range c.ep.Advantages {
+			for _, a := range adv {
+				if !near(a, c.want, 1e-12) {
+					t.Errorf("%d calls: advantage %v, want %v", len(c.ep.Calls), a, c.want)
+				}
+			}
+		}
+	}
+}
