@@ -15,9 +15,10 @@ import (
 func TestDefaultCapstoneConfig(t *testing.T) {
 	c := DefaultCapstoneConfig()
 	// Section 15.5's pipeline: 3 SFT passes, pairs from 16 tasks × 6 episodes, 5 DPO steps at
-	// β 0.1 and learning rate 1e-3; the short recipe's 4 calls; fresh seeds 3, 4, 5.
+	// β 0.1 and learning rate 1e-3; the short recipe's 4 calls; fresh seeds 3, 4, 5; 4 evaluation
+	// episodes per held-out task.
 	if c.Seeds != 3 || c.FirstSeed != 3 || c.SFTEpochs != 3 || c.PairTasks != 16 || c.PairSize != 6 ||
-		c.PrefSteps != 5 || c.PrefLR != 1e-3 || c.Preference != (PreferenceConfig{Beta: 0.1}) || c.EvalReps != 1 {
+		c.PrefSteps != 5 || c.PrefLR != 1e-3 || c.Preference != (PreferenceConfig{Beta: 0.1}) || c.EvalReps != 4 {
 		t.Errorf("DefaultCapstoneConfig = %+v", c)
 	}
 	if r := c.Recipe; r.Groups != 4 || r.Size != 6 || r.Turns != 4 || r.Refill != 0 || !r.Patches {

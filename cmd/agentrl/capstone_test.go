@@ -77,8 +77,8 @@ func TestTrainCapstone(t *testing.T) {
 		}
 		if e := l.Eval; e != nil {
 			agents[e.Agent]++
-			if len(e.Outcomes) != 41 || e.Split != "test" {
-				t.Errorf("%s: %d outcomes on %q, want 41 held-out (test)", e.Agent, len(e.Outcomes), e.Split)
+			if want := 41 * cfg.EvalReps; len(e.Outcomes) != want || e.Split != "test" {
+				t.Errorf("%s: %d outcomes on %q, want %d (41 held-out tasks × %d, test)", e.Agent, len(e.Outcomes), e.Split, want, cfg.EvalReps)
 			}
 		}
 	}
