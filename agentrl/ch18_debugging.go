@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 	mlmodel "github.com/gomlx/gomlx/ml/model"
 )
@@ -31,32 +33,60 @@ func WithGradNorm(base LossFn) LossFn {
 	}
 }
 
-// RecordRun runs `updates` updates of t and returns their logs, each with two more metrics read
-// off the episodes the update sampled: hack_gap, the hack monitor's visible minus hidden pass
-// rate (MonitorHacks, Chapter 11), and zero_var, the fraction of the update's groups whose
-// returns are all equal (their advantages are 0: they teach nothing). An update whose loss is
-// NaN or infinite is logged with that loss, and the run ends there: Fit stopped, and the weights
-// in memory are spoiled. Any other error ends the run and is returned.
+// BatchHealth reads three signals off the episodes an update sampled, which its log lacks:
+// hack_gap, the hack monitor's visible minus hidden pass rate (MonitorHacks, Chapter 11);
+// zero_var, the fraction of the update's groups whose returns are all equal (their advantages
+// are 0: they teach nothing); and cut, the fraction of its episodes cut at the call limit
+// (Truncated, Chapter 12).
+//
+// Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
+func BatchHealth(u *TinyUpdate) map[string]float64 {
+	var eps []*TinyEpisode
+	uniform, cut := 0, 0
+	for _, g := range u.Groups {
+		eps = append(eps, g...)
+		if SameReturns(g) {
+			uniform++
+		}
+		for _, ep := range g {
+			if Truncated(ep) {
+				cut++
+			}
+		}
+	}
+	return map[string]float64{"hack_gap": MonitorHacks(eps).Gap(),
+		"zero_var": float64(uniform) / float64(max(len(u.Groups), 1)),
+		"cut":      float64(cut) / float64(max(len(eps), 1))}
+}
+
+// HealthHook adds BatchHealth's signals to the log of every update that completes, for a loop
+// that calls Step (a study's) instead of RecordRun.
+//
+// Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
+func HealthHook() TinyHook {
+	return TinyHook{Done: func(_ *TinyTrainer, u *TinyUpdate) error {
+		if u.Log.Metrics == nil {
+			u.Log.Metrics = map[string]float64{}
+		}
+		maps.Copy(u.Log.Metrics, BatchHealth(u))
+		return nil
+	}}
+}
+
+// RecordRun runs `updates` updates of t and returns their logs, each with BatchHealth's signals.
+// An update whose loss is NaN or infinite is logged with that loss, and the run ends there: Fit
+// stopped, and the weights in memory are spoiled. Any other error ends the run and is returned.
 //
 // Defined in ch18_debugging.ipynb, "18.1 A dashboard for one run".
 func RecordRun(t *TinyTrainer, updates int) ([]TinyStepLog, error) {
 	var logs []TinyStepLog
 	for range updates {
 		u, err := t.Update()
-		var eps []*TinyEpisode
-		uniform := 0
-		for _, g := range u.Groups {
-			eps = append(eps, g...)
-			if SameReturns(g) {
-				uniform++
-			}
-		}
 		log := u.Log
 		if log.Metrics == nil {
 			log.Metrics = map[string]float64{}
 		}
-		log.Metrics["hack_gap"] = MonitorHacks(eps).Gap()
-		log.Metrics["zero_var"] = float64(uniform) / float64(max(len(u.Groups), 1))
+		maps.Copy(log.Metrics, BatchHealth(u))
 		var bad NonFiniteLoss
 		if errors.As(err, &bad) {
 			log.Loss = math.NaN()
@@ -116,7 +146,8 @@ var dashPanels = []struct {
 		{"calls × 10", func(l TinyStepLog) (float64, bool) { return 10 * l.Calls, true }}}},
 	{"batch health", Axis{Name: "fraction", Range: []float64{0}}, []dashSeries{
 		{"groups without signal", dashMetric("zero_var")}, {"clipped tokens", dashMetric("clip_frac")},
-		{"mismatched tokens", dashMetric("mismatch_out")}, {"hack gap", dashMetric("hack_gap")}}},
+		{"mismatched tokens", dashMetric("mismatch_out")}, {"hack gap", dashMetric("hack_gap")},
+		{"truncated episodes", dashMetric("cut")}}},
 }
 
 // ShowDashboard draws a run's dashboard (DashboardPlots) with agentrl.ShowChart.
@@ -286,3 +317,176 @@ func DiagnoseWith(logs []TinyStepLog, c DiagnoseConfig) []Alarm {
 	}
 	return alarms
 }
+
+// FailureRecipe is the short recipe of Chapters 13 and 16, Section 10.7's default at 4 calls per
+// episode, 4 tasks × 6 episodes per update and no refill rounds: FailureStudy's healthy run.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+func FailureRecipe() TinyRecipe {
+	r := DefaultTinyRecipe()
+	r.Groups, r.Size, r.Turns, r.Refill = 4, 6, 4, 0
+	return r
+}
+
+// failureArms are FailureStudy's arms: each makes one change to its control.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+var failureArms = []study.Arm{
+	{Name: "healthy", Change: "FailureRecipe, unchanged"},
+	{Name: "noentropy", Change: "no entropy bonus (0.02 in the recipe)", Control: "healthy"},
+	{Name: "lr", Change: "learning rate 0.1 (0.003 in the recipe)", Control: "healthy"},
+	{Name: "passes", Change: "4 passes over each batch (1 in the recipe), the clip at 0.2", Control: "healthy"},
+	{Name: "noclip", Change: "the clip switched off (ratio bounds at ±1e9)", Control: "passes"},
+	{Name: "calls8", Change: "8 calls per episode (4 in the recipe)", Control: "healthy"},
+	{Name: "callpay", Change: "+0.1 reward per call on top of the outcome", Control: "calls8"},
+	{Name: "nobonus", Change: "no pass bonus (0.2 in the recipe): the 0/1 outcome alone", Control: "healthy"},
+	{Name: "bonus", Change: "a pass bonus of 0.5 on every patch that passes the visible tests", Control: "healthy"},
+	{Name: "temp", Change: "sampling at temperature 0.6 (1 in the recipe); log π_old the trainer's, at 1", Control: "healthy"},
+	{Name: "samplerlp", Change: "log π_old the sampler's, at its temperature 0.6", Control: "temp"},
+}
+
+// failureChange is one arm's own change: to the recipe before the trainer's configuration is
+// made, or to that configuration after.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+type failureChange struct {
+	recipe func(r *TinyRecipe)
+	train  func(c *TinyTrainConfig, r TinyRecipe)
+}
+
+// failureChanges are the arms' own changes, by name.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+var failureChanges = map[string]failureChange{
+	"healthy":   {},
+	"noentropy": {recipe: func(r *TinyRecipe) { r.Entropy = 0 }},
+	"lr":        {recipe: func(r *TinyRecipe) { r.LR = 0.1 }},
+	"passes":    {train: func(c *TinyTrainConfig, _ TinyRecipe) { c.Fit = Passes(4, 0, nil) }},
+	"noclip": {train: func(c *TinyTrainConfig, r TinyRecipe) { // Dr. GRPO's loss, unclipped
+		c.Loss = WithEntropyBonus(GRPOLoss(GRPOConfig{ClipLow: 1e9, ClipHigh: 1e9,
+			Aggregation: SeqMeanTokenSumNorm, MaxLen: r.Turns * TinyMaxCall}), r.Entropy)
+	}},
+	"calls8": {recipe: func(r *TinyRecipe) { r.Turns = 8 }},
+	"callpay": {train: func(c *TinyTrainConfig, _ TinyRecipe) {
+		c.Advantage = WithReward(Sum(OutcomeReward, CallCost(-0.1)), c.Advantage)
+	}},
+	"nobonus":   {recipe: func(r *TinyRecipe) { r.PassBonus = 0 }},
+	"bonus":     {recipe: func(r *TinyRecipe) { r.PassBonus = 0.5 }},
+	"temp":      {train: func(c *TinyTrainConfig, _ TinyRecipe) { c.Temperature = 0.6 }},
+	"samplerlp": {train: func(c *TinyTrainConfig, _ TinyRecipe) { c.Advantage = samplerLogProbs(c.Advantage) }},
+}
+
+// samplerLogProbs is base, then every call's log π_old replaced by the log-prob the sampler
+// reports: that of the distribution it drew from, after its temperature. At temperature 1 the
+// two agree; at any other the trainer's ratio starts away from 1.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+func samplerLogProbs(base TinyAdvantage) TinyAdvantage {
+	return func(groups [][]*TinyEpisode) {
+		base(groups)
+		for _, g := range groups {
+			for _, ep := range g {
+				for c := range ep.Calls {
+					ep.Calls[c].LogProbs = ep.Calls[c].SampleLogProbs
+				}
+			}
+		}
+	}
+}
+
+// Failure study settings: the updates of one job and the held-out episodes per task.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+const (
+	failureUpdates  = 30 // long enough for a failure to develop, not only to start
+	failureEpisodes = 1
+)
+
+// failureConfig is the trainer's configuration of one arm from one seed: its controls' changes
+// before its own, every loss wrapped to report the KL to the initial policy (at coefficient 0: a
+// metric, no penalty), the gradient norm and the sampler–trainer mismatch, and BatchHealth's signals.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+func failureConfig(arm string, seed uint64, train []*gym.Task) (TinyTrainConfig, error) {
+	control := map[string]string{}
+	for _, a := range failureArms {
+		control[a.Name] = a.Control
+	}
+	var chain []failureChange // the control's changes before the arm's own
+	for a := arm; a != ""; a = control[a] {
+		ch, ok := failureChanges[a]
+		if !ok {
+			return TinyTrainConfig{}, fmt.Errorf("failure study: no arm %q", a)
+		}
+		chain = append([]failureChange{ch}, chain...)
+	}
+	r, agent := FailureRecipe(), DefaultTinyAgentConfig()
+	agent.Seed = seed
+	for _, ch := range chain {
+		if ch.recipe != nil {
+			ch.recipe(&r)
+		}
+	}
+	cfg, err := r.Config(agent, train)
+	if err != nil {
+		return cfg, err
+	}
+	for _, ch := range chain {
+		if ch.train != nil {
+			ch.train(&cfg, r)
+		}
+	}
+	if cfg.Reference, err = NewTinyAgent(agent); err != nil {
+		return cfg, err
+	}
+	cfg.Loss = WithGradNorm(WithMismatch(WithKLPenalty(cfg.Loss, 0, K3)))
+	cfg.Hooks = append(cfg.Hooks, HealthHook())
+	return cfg, nil
+}
+
+// runFailureJob trains one arm from one seed for failureUpdates updates, recording every number
+// of each update's log, then plays each held-out task failureEpisodes times.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+func runFailureJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := failureConfig(j.Arm, j.Seed, train)
+	if err != nil {
+		return nil, err
+	}
+	return TinyStudyJob{Train: cfg, Updates: failureUpdates, Held: held, Episodes: failureEpisodes,
+		Curves: func(l TinyStepLog) map[string]float64 { // what a dashboard draws and Diagnose reads
+			out := maps.Clone(l.Metrics)
+			maps.Copy(out, map[string]float64{"solved": l.Solved, "reward": l.Reward, "entropy": l.Entropy,
+				"calls": l.Calls, "tokens": l.Tokens, "episodes": float64(l.Episodes), "kept": float64(l.Kept), "loss": l.Loss})
+			return out
+		},
+		Outcomes: func(ep *TinyEpisode) map[string]float64 {
+			return map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls))}
+		}}.Run(j)
+}
+
+// FailureStudy breaks the short recipe in ten ways, each one change against its control, and
+// records every update's dashboard signals from five seeds: how soon each failure shows and on
+// which signal, whether Diagnose catches it from every seed while the controls stay silent, and
+// what it costs in solved held-out tasks.
+//
+// Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
+var FailureStudy = study.Register(&study.Study{
+	Chapter:  "ch18",
+	Name:     "failures",
+	Question: "How soon, and on which dashboard signal, does each of ten one-change failures of the short recipe show; does Diagnose catch it from every seed while its control stays silent; and what does it cost in solved held-out tasks?",
+	Arms:     failureArms,
+	Seeds:    []uint64{1, 2, 3, 4, 5},
+	Budget:   "30 updates of 4 train tasks × 6 episodes of at most 4 calls (8 in calls8 and callpay), Adam; every loss also reports the KL to the initial policy (coefficient 0), the gradient norm and the sampler-trainer mismatch; the seed sets the initial weights and every sample",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: failureEpisodes,
+		Streams:  "at temperature 1, at the arm's call limit; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch18"), "datasets/bugfix-heldout/**"),
+	Run:  runFailureJob,
+})

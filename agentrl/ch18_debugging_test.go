@@ -203,7 +203,14 @@ func TestRecordRun(t *testing.T) {
 				uniform++
 			}
 		}
-		want = append(want, map[string]float64{"zero_var": uniform / float64(len(groups)), "hack_gap": MonitorHacks(eps).Gap()})
+		cut := 0.0
+		for _, ep := range eps {
+			if Truncated(ep) {
+				cut++
+			}
+		}
+		want = append(want, map[string]float64{"zero_var": uniform / float64(len(groups)), "hack_gap": MonitorHacks(eps).Gap(),
+			"cut": cut / float64(len(eps))})
 	}
 	cfg := TinyTrainConfig{Tasks: gym.Filter(tasks, gym.Train, "")[:4], Env: gym.Config{MaxTurns: 2, SubmitAtLimit: true},
 		Groups: 3, GroupSize: 2, LR: 1e-3, Advantage: base, Loss: PGLoss(0), Seed: 1}
@@ -228,6 +235,28 @@ func TestRecordRun(t *testing.T) {
 	if tr.Cfg.Advantage == nil || reflect.ValueOf(tr.Cfg.Advantage).Pointer() != reflect.ValueOf(TinyAdvantage(base)).Pointer() {
 		t.Error("RecordRun did not give the trainer its advantage function back")
 	}
+	// HealthHook puts the same signals in the logs that Step returns, from the same streams.
+	want = nil
+	hooked := cfg
+	hooked.Hooks = []TinyHook{HealthHook()}
+	fresh, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = NewTinyTrainer(fresh, pool, hooked); err != nil {
+		t.Fatal(err)
+	}
+	for u := range 2 {
+		l, err := tr.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range want[u] {
+			if l.Metrics[name] != v || logs[u].Metrics[name] != v {
+				t.Errorf("update %d: %s %g with HealthHook, %g with RecordRun; want %g", u, name, l.Metrics[name], logs[u].Metrics[name], v)
+			}
+		}
+	}
 	cfg.Loss = func(in LossInputs) (*graph.Node, []Metric) {
 		loss, _ := PGLoss(0)(in)
 		return graph.Add(loss, graph.Log(graph.Neg(graph.OnesLike(loss)))), nil // log(−1)
@@ -240,4 +269,50 @@ func TestRecordRun(t *testing.T) {
 	if err != nil || len(logs) != 1 || !math.IsNaN(logs[0].Loss) {
 		t.Fatalf("NaN loss: %d logs, error %v; want one logged update with a NaN loss and no error", len(logs), err)
 	}
+}
+
+// TestFailureConfig checks that each arm of FailureStudy differs from its control in the setting
+// its Change names, that the controls' changes are applied first, and that every arm logs the
+// dashboard's signals.
+func TestFailureConfig(t *testing.T) {
+	tasks, _ := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")
+	cfgs := map[string]TinyTrainConfig{}
+	for _, a := range failureArms {
+		cfg, err := failureConfig(a.Name, 1, train)
+		if err != nil {
+			t.Fatalf("%s: %v", a.Name, err)
+		}
+		if cfg.Reference == nil || len(cfg.Hooks) != 2 {
+			t.Errorf("%s: reference %v, %d hooks; want the initial policy and Refill, HealthHook", a.Name, cfg.Reference, len(cfg.Hooks))
+		}
+		cfgs[a.Name] = cfg
+	}
+	h := cfgs["healthy"]
+	if h.LR != 3e-3 || h.Env.MaxTurns != 4 || h.Groups != 4 || h.GroupSize != 6 || h.Temperature != 0 || h.Fit == nil {
+		t.Errorf("healthy: %+v, want the short recipe", h)
+	}
+	if cfgs["lr"].LR != 0.1 || cfgs["calls8"].Env.MaxTurns != 8 || cfgs["callpay"].Env.MaxTurns != 8 ||
+		cfgs["temp"].Temperature != 0.6 || cfgs["samplerlp"].Temperature != 0.6 {
+		t.Error("lr, calls8, callpay, temp or samplerlp lacks its change or its control's")
+	}
+	for _, arm := range []string{"noentropy", "nobonus", "bonus", "passes", "noclip", "callpay", "samplerlp"} {
+		c, ctl := cfgs[arm], cfgs[controlArm(arm)]
+		if c.LR != ctl.LR || c.Env.MaxTurns != ctl.Env.MaxTurns || c.Temperature != ctl.Temperature {
+			t.Errorf("%s changes the learning rate, the call limit or the temperature of its control", arm)
+		}
+	}
+	if _, err := failureConfig("nosuch", 1, train); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("an unknown arm: %v, want an error naming it", err)
+	}
+}
+
+// controlArm is the control of a FailureStudy arm.
+func controlArm(arm string) string {
+	for _, a := range failureArms {
+		if a.Name == arm {
+			return a.Control
+		}
+	}
+	return ""
 }
