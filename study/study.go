@@ -32,7 +32,7 @@ type Arm struct {
 
 // Eval is a study's evaluation design.
 type Eval struct {
-	Tasks    string `json:"tasks"`    // the held-out tasks, in words
+	Tasks    string `json:"tasks"`    // the held-out tasks, in words ("" with Episodes 0: no evaluation)
 	Episodes int    `json:"episodes"` // episodes per task, for every arm and seed
 	Streams  string `json:"streams"`  // how the arms share sampling streams, so outcomes pair up
 }
@@ -124,8 +124,11 @@ func (s *Study) Validate() error {
 	if len(slices.Compact(slices.Sorted(slices.Values(s.Seeds)))) != len(s.Seeds) {
 		return fmt.Errorf("study %s: a seed is listed twice", s.ID())
 	}
-	if s.Eval.Episodes < 1 || len(s.Code) == 0 || s.Run == nil {
-		return fmt.Errorf("study %s: want episodes per task, code globs and a Run function", s.ID())
+	if s.Eval.Episodes < 0 || (s.Eval.Episodes == 0) != (s.Eval.Tasks == "") {
+		return fmt.Errorf("study %s: want held-out tasks and episodes per task, or neither (a study of training curves alone)", s.ID())
+	}
+	if len(s.Code) == 0 || s.Run == nil {
+		return fmt.Errorf("study %s: want code globs and a Run function", s.ID())
 	}
 	return nil
 }

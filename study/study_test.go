@@ -11,7 +11,7 @@ import (
 
 func valid() *Study {
 	return &Study{Chapter: "ch99", Name: "t", Arms: []Arm{{Name: "a"}, {Name: "b", Control: "a"}},
-		Seeds: []uint64{1, 2}, Eval: Eval{Episodes: 1}, Code: []string{"x/*.go"},
+		Seeds: []uint64{1, 2}, Eval: Eval{Tasks: "held", Episodes: 1}, Code: []string{"x/*.go"},
 		Run: func(Job) (*Result, error) { return nil, nil }}
 }
 
@@ -19,6 +19,11 @@ func valid() *Study {
 func TestValidate(t *testing.T) {
 	if err := valid().Validate(); err != nil {
 		t.Fatal(err)
+	}
+	curves := valid() // a study of training curves alone: no held-out tasks, no episodes
+	curves.Eval = Eval{}
+	if err := curves.Validate(); err != nil {
+		t.Fatalf("a study without evaluation: %v", err)
 	}
 	for says, edit := range map[string]func(*Study){
 		"without slashes":           func(s *Study) { s.Name = "a/b" },
@@ -28,6 +33,7 @@ func TestValidate(t *testing.T) {
 		"a seed is listed twice":    func(s *Study) { s.Seeds = []uint64{3, 3} },
 		"no arms or no seeds":       func(s *Study) { s.Seeds = nil },
 		"episodes per task":         func(s *Study) { s.Eval.Episodes = 0 },
+		"held-out tasks":            func(s *Study) { s.Eval.Tasks = "" },
 		"code globs and a Run func": func(s *Study) { s.Run = nil },
 	} {
 		s := valid()
