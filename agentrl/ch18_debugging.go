@@ -398,7 +398,7 @@ func samplerLogProbs(base TinyAdvantage) TinyAdvantage {
 // develop, not only to start.
 //
 // Defined in ch18_debugging.ipynb, "18.3 Ten broken runs, each one change".
-const failureUpdates = 30
+const failureUpdates = 20
 
 // failureConfig is the trainer's configuration of one arm from one seed: its controls' changes
 // before its own, every loss wrapped to report the KL to the initial policy (at coefficient 0: a
@@ -477,7 +477,7 @@ var FailureStudy = study.Register(&study.Study{
 	Question: "How soon, and on which dashboard signal, does each of ten one-change failures of the short recipe show; does Diagnose catch it from every seed while its control stays silent; and what does it cost in solved training tasks?",
 	Arms:     failureArms,
 	Seeds:    []uint64{1, 2, 3, 4, 5},
-	Budget:   "30 updates of 4 train tasks × 6 episodes of at most 4 calls (8 in calls8 and callpay), Adam; every loss also reports the KL to the initial policy (coefficient 0), the gradient norm and the sampler-trainer mismatch; the seed sets the initial weights and every sample",
+	Budget:   "20 updates of 4 train tasks × 6 episodes of at most 4 calls (8 in calls8 and callpay), Adam; every loss also reports the KL to the initial policy (coefficient 0), the gradient norm and the sampler-trainer mismatch; the seed sets the initial weights and every sample",
 	Code:     study.LibraryCode("ch18"),
 	Run:      runFailureJob,
 })
