@@ -8,10 +8,13 @@ import (
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 )
 
 // CapstoneConfig is the capstone pipeline of Chapter 19, stage by stage: an SFT warm start on the
@@ -360,3 +363,124 @@ func WriteCapstoneTable(w io.Writer, rows []CapstoneRow) {
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 }
+
+// CapstoneStage returns the agent DefaultCapstoneConfig's pipeline has at one stage, from seed
+// offset seed (the agent RunCapstone starts from): "untrained"; "sft" (CapstoneSFT with seed);
+// "dpo", SFT then CapstonePreference with seed 200+seed; or "rl", SFT then the recipe's RL
+// updates (cfg.Recipe.Config, sampling seed 200+seed) on as many sampled episodes as DPO's pairs
+// are drawn from, 96 in 4 updates. Its curves are each stage's loss per pass, step or update and,
+// for RL, each update's solve rate.
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+func CapstoneStage(stage string, seed uint64, pool *sandbox.Pool, train []*gym.Task) (*TinyAgent, map[string][]float64, error) {
+	if !slices.Contains([]string{"untrained", "sft", "dpo", "rl"}, stage) {
+		return nil, nil, fmt.Errorf("capstone: no stage %q (untrained, sft, dpo, rl)", stage)
+	}
+	cfg, ac := DefaultCapstoneConfig(), DefaultTinyAgentConfig()
+	ac.Seed += seed
+	a, err := NewTinyAgent(ac)
+	if err != nil || stage == "untrained" {
+		return a, nil, err
+	}
+	curves := map[string][]float64{}
+	demos, err := Demonstrations(pool, cfg.Recipe.Env(), train, OracleFix, 1, 1, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	logs, err := CapstoneSFT(pool, train, a, demos, cfg, seed)
+	for _, l := range logs {
+		curves["sft_loss"] = append(curves["sft_loss"], l.Loss)
+	}
+	switch {
+	case err != nil || stage == "sft":
+		return a, curves, err
+	case stage == "dpo":
+		a, logs, err = CapstonePreference(pool, train, a, cfg, 200+seed)
+		for _, l := range logs {
+			curves["dpo_loss"] = append(curves["dpo_loss"], l.Loss)
+		}
+		return a, curves, err
+	}
+	rl, err := cfg.Recipe.Config(ac, train)
+	if err != nil {
+		return nil, nil, err
+	}
+	rl.Seed = 200 + seed // the stream DPO's episodes are sampled from
+	tr, err := NewTinyTrainer(a, pool, rl)
+	if err != nil {
+		return nil, nil, err
+	}
+	for range cfg.PairTasks * cfg.PairSize / (cfg.Recipe.Groups * cfg.Recipe.Size) {
+		l, err := tr.Step()
+		if err != nil {
+			return nil, nil, err
+		}
+		curves["rl_loss"], curves["rl_solved"] = append(curves["rl_loss"], l.Loss), append(curves["rl_solved"], l.Solved)
+	}
+	return a, curves, nil
+}
+
+// capstoneEpisodes is the number of evaluation episodes per held-out task of CapstoneStudy.
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+const capstoneEpisodes = 4
+
+// runCapstoneJob takes the pipeline from one seed to the job's arm (CapstoneStage), then plays
+// each held-out task capstoneEpisodes times at the recipe's settings, task i of seed s from
+// sampling seed 1000·s + i.
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+func runCapstoneJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	a, curves, err := CapstoneStage(j.Arm, j.Seed, pool, train)
+	if err != nil {
+		return nil, err
+	}
+	j.Report(1, len(held)+1)
+	res := &study.Result{Curves: curves, Outcomes: map[string][][]float64{}}
+	for i, t := range held {
+		out, err := HeldOutOutcomes(a, pool, []*gym.Task{t}, capstoneEpisodes, DefaultCapstoneConfig().Recipe.Env(), 1000*j.Seed+uint64(i))
+		if err != nil {
+			return nil, err
+		}
+		res.Tasks, res.Outcomes["solved"] = append(res.Tasks, t.ID), append(res.Outcomes["solved"], out)
+		j.Report(i+2, len(held)+1)
+	}
+	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
+	return res, nil
+}
+
+// CapstoneStudy runs the capstone's stages at the scale of Part II's studies: five fresh seeds
+// and the 349 held-out tasks of templates that no chapter trained or chose a method on. Each
+// stage is one change against the stage before; "rl" replaces DPO by RL on the same number of
+// sampled episodes, so that "dpo" and "rl" also compare with each other.
+//
+// Defined in ch19_capstone.ipynb, "19.4 Evaluation with intervals".
+var CapstoneStudy = study.Register(&study.Study{
+	Chapter:  "ch19",
+	Name:     "capstone",
+	Question: "Does each stage of the capstone (SFT on the oracle's demonstrations, then DPO on the warm-started agent's own pairs) raise TinyAgent's held-out solve rate on fresh seeds and unseen templates, and does RL on the same sampled episodes do as well as DPO?",
+	Arms: []study.Arm{
+		{Name: "untrained", Change: "a fresh TinyAgent (DefaultTinyAgentConfig, seed offset s)"},
+		{Name: "sft", Change: "3 epochs of SFT on the oracle's 134 demonstrations (CapstoneSFT)", Control: "untrained"},
+		{Name: "dpo", Change: "then 5 DPO steps (β 0.1) on the pairs of 16 train tasks × 6 sampled episodes (CapstonePreference)", Control: "sft"},
+		{Name: "rl", Change: "then, in place of DPO, 4 RL updates of the recipe's 4 tasks × 6 episodes: the same 96 sampled episodes' worth", Control: "sft"},
+	},
+	Seeds:  []uint64{3, 4, 5, 6, 7},
+	Budget: "DefaultCapstoneConfig: 4 calls per episode under the patch interface; SFT at 3e-3 in minibatches of about 32; DPO at 1e-3; RL at the short recipe's settings (Dr. GRPO, state credit, pass bonus 0.2, entropy 0.02, 3e-3); seeds 3-7, none of which Part V chose a method on",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: capstoneEpisodes,
+		Streams:  "at temperature 1, at most 4 calls; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch19"), "datasets/bugfix-heldout/**"),
+	Run:  runCapstoneJob,
+})

@@ -194,3 +194,49 @@ func TestCapstoneTable(t *testing.T) {
 		t.Errorf("WriteCapstoneTable:\n%s", b.String())
 	}
 }
+
+func TestCapstoneStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains TinyAgent")
+	}
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")[:24]
+	held := train[:8]
+	if _, _, err := CapstoneStage("ppo", 3, pool, train); err == nil || !strings.Contains(err.Error(), `no stage "ppo"`) {
+		t.Errorf("stage ppo: err %v, want no such stage", err)
+	}
+	// The study's arms are the command's agents: RunCapstone at seed offset 3 evaluates the
+	// same untrained, SFT and DPO agents that CapstoneStage returns for seed 3.
+	cfg := DefaultCapstoneConfig()
+	cfg.Seeds, cfg.EvalReps = 1, 2
+	res, err := RunCapstone(cfg, pool, train, held, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := res.Runs[0]
+	if run.Pairs == 0 {
+		t.Fatal("seed 3 sampled no preference pair on these tasks: DPO is not tested")
+	}
+	curves := map[string]map[string][]float64{}
+	for stage, want := range map[string][]float64{"untrained": run.Untrained, "sft": run.SFT, "dpo": run.Final, "rl": nil} {
+		a, c, err := CapstoneStage(stage, 3, pool, train)
+		if err != nil {
+			t.Fatalf("stage %s: %v", stage, err)
+		}
+		curves[stage] = c
+		got, err := HeldOutOutcomes(a, pool, held, cfg.EvalReps, cfg.Recipe.Env(), cfg.EvalSeed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want != nil && !reflect.DeepEqual(got, want) {
+			t.Errorf("stage %s: held-out outcomes %v, RunCapstone's %v", stage, got, want)
+		}
+	}
+	if curves["untrained"] != nil || len(curves["sft"]["sft_loss"]) != 3 || len(curves["dpo"]["dpo_loss"]) != 5 {
+		t.Errorf("curves %v, want none untrained, 3 SFT passes, 5 DPO steps", curves)
+	}
+	// RL spends the 96 sampled episodes of DPO's pairs in 4 updates of 4 tasks × 6, after the same SFT.
+	if rl := curves["rl"]; len(rl["rl_loss"]) != 4 || len(rl["rl_solved"]) != 4 || !reflect.DeepEqual(rl["sft_loss"], curves["sft"]["sft_loss"]) {
+		t.Errorf("rl curves %v, want 4 updates after the same SFT", rl)
+	}
+}
