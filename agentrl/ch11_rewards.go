@@ -302,3 +302,85 @@ var ShapingStudy = study.Register(&study.Study{
 	Code: append(study.LibraryCode("ch11"), "datasets/bugfix-heldout/**"),
 	Run:  runShapingJob,
 })
+
+// PotentialBonus pays PassBonus's process reward as potential-based shaping (Ng, Harada and
+// Russell, 1999): a state's potential Φ is bonus when the patch just before it passed the visible
+// tests (AfterPass) and 0 otherwise, 0 before the first call and after the last, and each call's
+// reward gains Φ(the state after it) − Φ(the state it was made in). The terms telescope: an
+// episode's return is unchanged, and the bonus earned by a passing patch is taken back by the
+// next call.
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+func PotentialBonus(bonus float64, adv TinyAdvantage) TinyAdvantage {
+	return func(groups [][]*TinyEpisode) {
+		for _, g := range groups {
+			for _, ep := range g {
+				phi := func(c int) float64 { // the potential of the state call c is made in
+					if c > 0 && c < len(ep.Calls) && AfterPass(ep, c) {
+						return bonus
+					}
+					return 0
+				}
+				for c := range ep.Calls {
+					ep.Rewards[c] += phi(c+1) - phi(c)
+				}
+			}
+		}
+		adv(groups)
+	}
+}
+
+// runPotentialJob trains one arm of PotentialStudy from one seed: the recipe (ShapingStudy's
+// arm of that name), or the recipe with its pass bonus paid as a potential (PotentialBonus).
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+func runPotentialJob(j study.Job) (*study.Result, error) {
+	switch j.Arm {
+	case "recipe":
+		return runShapingJob(j)
+	case "potential":
+	default:
+		return nil, fmt.Errorf("potential study: no arm %q", j.Arm)
+	}
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	r, agent := DefaultTinyRecipe(), DefaultTinyAgentConfig()
+	bonus := r.PassBonus
+	r.PassBonus, agent.Seed = 0, j.Seed
+	cfg, err := r.Config(agent, train)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Advantage = PotentialBonus(bonus, cfg.Advantage)
+	return TinyStudyJob{Train: cfg, Updates: r.Steps,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			return map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy}
+		},
+		Held: held, Episodes: shapingEpisodes, Outcomes: shapingOutcomes,
+	}.Run(j)
+}
+
+// PotentialStudy asks whether the recipe's pass bonus keeps what it does when it is paid as
+// potential-based shaping, the form that provably leaves the optimal policy alone.
+//
+// Defined in ch11_rewards.ipynb, "11.7 Shaping terms on a multi-turn episode".
+var PotentialStudy = study.Register(&study.Study{
+	Chapter:  "ch11",
+	Name:     "potential",
+	Question: "Does the recipe's pass bonus keep its effect on TinyAgent when it is paid as potential-based shaping (Ng, Harada and Russell, 1999), which leaves every episode's return and the optimal policy unchanged?",
+	Arms: []study.Arm{
+		{Name: "recipe", Change: "DefaultTinyRecipe: a pass bonus of 0.2 on every patch that passes the visible tests (ShapingStudy's recipe arm)"},
+		{Name: "potential", Change: "the bonus as a potential (PotentialBonus): +0.2 on reaching a state whose last patch passed, −0.2 on leaving it", Control: "recipe"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "the recipe's own: 12 updates of 8 train tasks × 8 episodes of at most 5 calls under the patch interface, one refill round, Adam at 3e-3; the seed sets the initial weights and every sample",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: shapingEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm, as in ShapingStudy",
+	},
+	Code: append(study.LibraryCode("ch11"), "datasets/bugfix-heldout/**"),
+	Run:  runPotentialJob,
+})

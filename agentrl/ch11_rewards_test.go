@@ -3,9 +3,11 @@ package agentrl
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 )
 
 // graded is an episode of the given calls whose submission had outcome o (nil: none).
@@ -162,5 +164,67 @@ func TestFirstPassBonus(t *testing.T) {
 	}
 	if !near(a.Return, 1.2, 1e-12) || !near(b.Return, 0.2, 1e-12) || !near(c.Return, 0, 1e-12) {
 		t.Errorf("returns: %v %v %v, want 1.2 0.2 0", a.Return, b.Return, c.Return)
+	}
+}
+
+func TestPotentialBonus(t *testing.T) {
+	// The episodes of TestFirstPassBonus. Each passing patch earns 0.2 and the call after it gives
+	// it back; the last call leaves to a terminal state of potential 0. Returns do not change.
+	a := patchEpisode([]float64{0, 0, 0, 1}, false, true, true, true)
+	b := patchEpisode([]float64{0, 0, 0}, false, false, true)
+	c := patchEpisode([]float64{0, 0}, false, false)
+	var seen [][]float64
+	PotentialBonus(0.2, func(groups [][]*TinyEpisode) {
+		for _, g := range groups {
+			for _, ep := range g {
+				seen = append(seen, append([]float64(nil), ep.Rewards...))
+			}
+		}
+	})([][]*TinyEpisode{{a, b}, {c}})
+	want := [][]float64{{0.2, 0, 0, 0.8}, {0, 0.2, -0.2}, {0, 0}}
+	for e := range want {
+		sum := 0.0
+		for k := range want[e] {
+			if !near(seen[e][k], want[e][k], 1e-12) {
+				t.Fatalf("episode %d: rewards %v, want %v", e, seen[e], want[e])
+			}
+			sum += seen[e][k]
+		}
+		if ret := []float64{a.Return, b.Return, c.Return}[e]; !near(sum, ret, 1e-12) {
+			t.Errorf("episode %d: rewards sum to %g, return %g: the potential must telescope", e, sum, ret)
+		}
+	}
+	if a.Return != 1 || b.Return != 0 || c.Return != 0 {
+		t.Errorf("returns: %v %v %v, want 1 0 0 (unchanged)", a.Return, b.Return, c.Return)
+	}
+	if _, err := runPotentialJob(study.Job{Arm: "outcome", Seed: 1}); err == nil || !strings.Contains(err.Error(), `no arm "outcome"`) {
+		t.Errorf("arm outcome: err %v, want no such arm", err)
+	}
+}
+
+func TestPotentialBonusUnderStateCredit(t *testing.T) {
+	// Under state credit with γ = 1 a call's return to go loses the potential of the state it was
+	// made in, and the state's key holds AfterPass, so the key's baseline takes the shift back:
+	// the advantages are those of no bonus at all.
+	episodes := func() [][]*TinyEpisode {
+		return [][]*TinyEpisode{{patchEpisode([]float64{0, 0, 0, 1}, false, true, true, true),
+			patchEpisode([]float64{0, 0, 0}, false, false, true)},
+			{patchEpisode([]float64{0, 0}, false, false), patchEpisode([]float64{0, 1}, false, true)}}
+	}
+	for _, scale := range []bool{false, true} {
+		plain, shaped := episodes(), episodes()
+		StateAdvantage(1, scale)(plain)
+		PotentialBonus(0.2, StateAdvantage(1, scale))(shaped)
+		for g := range plain {
+			for e, ep := range plain[g] {
+				for c, adv := range ep.Advantages {
+					for k, a := range adv {
+						if b := shaped[g][e].Advantages[c][k]; !near(a, b, 1e-12) {
+							t.Fatalf("scale %v, group %d episode %d call %d: advantage %g with the potential, %g without", scale, g, e, c, b, a)
+						}
+					}
+				}
+			}
+		}
 	}
 }
