@@ -41,7 +41,7 @@ test: setup-test vet
 	$(AGENTRL) book zh check
 	$(AGENTRL) book sources check
 	$(AGENTRL) study list -check
-	$(AGENTRL) study verify -sample 1
+	$(AGENTRL) study verify -sample 1 -max-job 5m
 	$(AGENTRL) book check
 
 vet:

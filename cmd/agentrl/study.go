@@ -30,8 +30,9 @@ func init() {
 const studyUsage = `usage: agentrl study list [-check] [STUDY ...]  every study: its size, its cost, whether its data is fresh
        agentrl study run [-j N] [-shard I/N] [-force] [STUDY ...]
                                               run studies (chNN or chNN/NAME; none: every one) whose data is not fresh
-       agentrl study verify [-sample K] [STUDY ...]
-                                              re-run K jobs picked from the commit and compare with the data
+       agentrl study verify [-sample K] [-max-job D] [STUDY ...]
+                                              re-run K jobs picked from the commit (among those that took
+                                              at most D) and compare with the data
        agentrl study job STUDY ARM SEED -work DIR
                                               run one job into DIR (what run starts, one process per job)`
 
@@ -461,6 +462,7 @@ func studyVerify(root string, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("study verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sample := fs.Int("sample", 1, "jobs to re-run, picked from the commit hash")
+	maxJob := fs.Duration("max-job", 0, "pick only jobs whose committed wall time is at most this (0: any), to bound the check's time")
 	if err := fs.Parse(args); err != nil {
 		return usageErr(err)
 	}
@@ -470,6 +472,7 @@ func studyVerify(root string, args []string, out io.Writer) error {
 	}
 	type pick struct {
 		s *study.Study
+		d *study.Data
 		j study.Job
 	}
 	var all []pick
@@ -477,9 +480,18 @@ func studyVerify(root string, args []string, out io.Writer) error {
 		if !study.Check(root, s).Fresh {
 			return fmt.Errorf("study %s is not fresh: run `agentrl study list` first", s.ID())
 		}
-		for _, j := range s.Jobs() {
-			all = append(all, pick{s, j})
+		d, err := study.Load(root, s.ID())
+		if err != nil {
+			return err
 		}
+		for _, j := range s.Jobs() {
+			if *maxJob == 0 || time.Duration(d.Job(j.Arm, j.Seed).WallSec*float64(time.Second)) <= *maxJob {
+				all = append(all, pick{s, d, j})
+			}
+		}
+	}
+	if len(all) == 0 && *sample > 0 {
+		return fmt.Errorf("no job of these studies took at most -max-job %v when its data was made", *maxJob)
 	}
 	h := fnv.New64a()
 	h.Write([]byte(strings.TrimSuffix(commitOf(root), "+dirty")))
@@ -489,10 +501,6 @@ func studyVerify(root string, args []string, out io.Writer) error {
 		x = x*6364136223846793005 + 1442695040888963407
 		p := all[i]
 		all = slices.Delete(all, i, i+1)
-		d, err := study.Load(root, p.s.ID())
-		if err != nil {
-			return err
-		}
 		p.j.Root = root
 		start := time.Now()
 		rec, err := study.RunJob(p.s, p.j)
@@ -500,7 +508,7 @@ func studyVerify(root string, args []string, out io.Writer) error {
 			return err
 		}
 		got, _ := json.Marshal(rec.Result)
-		want, _ := json.Marshal(d.Job(p.j.Arm, p.j.Seed).Result)
+		want, _ := json.Marshal(p.d.Job(p.j.Arm, p.j.Seed).Result)
 		if string(got) != string(want) {
 			return fmt.Errorf("study %s, job %s: the re-run differs from the committed data (%d and %d bytes of results): the study is not deterministic on this machine, or its data was not made by this code",
 				p.s.ID(), p.j.Key(), len(got), len(want))

@@ -103,6 +103,8 @@ func TestStudyLifecycle(t *testing.T) {
 	}
 	expect([]string{"list", "-check", "ch99/toy"}, false, "fresh")
 	expect([]string{"verify", "-sample", "2", "ch99/toy"}, false, "identical to the committed data")
+	expect([]string{"verify", "-max-job", "1h", "ch99/toy"}, false, "identical to the committed data")
+	expect([]string{"verify", "-max-job", "1ns", "ch99/toy"}, true, "no job of these studies took at most -max-job 1ns")
 
 	os.WriteFile(code, []byte("v22"), 0o644)
 	expect([]string{"list", "-check", "ch99/toy"}, true, "the code it runs changed")
