@@ -459,7 +459,7 @@ func runCapstoneJob(j study.Job) (*study.Result, error) {
 }
 
 // CapstoneStudy runs the capstone's stages at the scale of Part II's studies: five fresh seeds
-// and the 349 held-out tasks of templates that no chapter trained or chose a method on. Each
+// and the 349 held-out tasks of unseen templates, on which Part V chose nothing. Each
 // stage is one change against the stage before; "rl" replaces DPO by RL on the same number of
 // sampled episodes, so that "dpo" and "rl" also compare with each other.
 //
