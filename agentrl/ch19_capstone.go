@@ -405,7 +405,7 @@ func CapstoneStage(stage string, seed uint64, pool *sandbox.Pool, train []*gym.T
 	if err != nil {
 		return nil, nil, err
 	}
-	rl.Seed = 200 + seed // the stream DPO's episodes are sampled from
+	rl.Seed = 200 + seed // a sampling seed apart from SFT's, as DPO's pairs have
 	tr, err := NewTinyTrainer(a, pool, rl)
 	if err != nil {
 		return nil, nil, err
