@@ -140,21 +140,22 @@ func TestMonitorHacksByHand(t *testing.T) {
 	}
 }
 
-func TestFirstPassBonus(t *testing.T) {
-	// a: three patches that pass, then a submission; b: a failing patch, then a passing one, then
-	// a submission; c: no passing patch. Only the first passing patch of each episode earns.
-	a := patchEpisode([]float64{0, 0, 0, 1}, false, true, true, true)
-	b := patchEpisode([]float64{0, 0, 0}, false, false, true)
-	c := patchEpisode([]float64{0, 0}, false, false)
+// bonusEpisodes plays the three patch episodes of the bonus tests through bonus (with an
+// advantage function that only records each episode's rewards) and checks those rewards against
+// want. a: three patches that pass, then a submission; b: a failing patch, then a passing one,
+// then a submission; c: no passing patch.
+func bonusEpisodes(t *testing.T, bonus func(TinyAdvantage) TinyAdvantage, want [][]float64) []*TinyEpisode {
+	t.Helper()
+	eps := []*TinyEpisode{patchEpisode([]float64{0, 0, 0, 1}, false, true, true, true),
+		patchEpisode([]float64{0, 0, 0}, false, false, true), patchEpisode([]float64{0, 0}, false, false)}
 	var seen [][]float64
-	FirstPassBonus(0.2, func(groups [][]*TinyEpisode) {
+	bonus(func(groups [][]*TinyEpisode) {
 		for _, g := range groups {
 			for _, ep := range g {
 				seen = append(seen, append([]float64(nil), ep.Rewards...))
 			}
 		}
-	})([][]*TinyEpisode{{a, b}, {c}})
-	want := [][]float64{{0.2, 0, 0, 1}, {0, 0.2, 0}, {0, 0}}
+	})([][]*TinyEpisode{eps[:2], eps[2:]})
 	for e := range want {
 		for k := range want[e] {
 			if !near(seen[e][k], want[e][k], 1e-12) {
@@ -162,40 +163,31 @@ func TestFirstPassBonus(t *testing.T) {
 			}
 		}
 	}
-	if !near(a.Return, 1.2, 1e-12) || !near(b.Return, 0.2, 1e-12) || !near(c.Return, 0, 1e-12) {
-		t.Errorf("returns: %v %v %v, want 1.2 0.2 0", a.Return, b.Return, c.Return)
+	return eps
+}
+
+func TestFirstPassBonus(t *testing.T) {
+	// Only the first passing patch of each episode earns.
+	eps := bonusEpisodes(t, func(adv TinyAdvantage) TinyAdvantage { return FirstPassBonus(0.2, adv) },
+		[][]float64{{0.2, 0, 0, 1}, {0, 0.2, 0}, {0, 0}})
+	if !near(eps[0].Return, 1.2, 1e-12) || !near(eps[1].Return, 0.2, 1e-12) || !near(eps[2].Return, 0, 1e-12) {
+		t.Errorf("returns: %v %v %v, want 1.2 0.2 0", eps[0].Return, eps[1].Return, eps[2].Return)
 	}
 }
 
 func TestPotentialBonus(t *testing.T) {
-	// The episodes of TestFirstPassBonus. Each passing patch earns 0.2 and the call after it gives
-	// it back; the last call leaves to a terminal state of potential 0. Returns do not change.
-	a := patchEpisode([]float64{0, 0, 0, 1}, false, true, true, true)
-	b := patchEpisode([]float64{0, 0, 0}, false, false, true)
-	c := patchEpisode([]float64{0, 0}, false, false)
-	var seen [][]float64
-	PotentialBonus(0.2, func(groups [][]*TinyEpisode) {
-		for _, g := range groups {
-			for _, ep := range g {
-				seen = append(seen, append([]float64(nil), ep.Rewards...))
-			}
-		}
-	})([][]*TinyEpisode{{a, b}, {c}})
-	want := [][]float64{{0.2, 0, 0, 0.8}, {0, 0.2, -0.2}, {0, 0}}
-	for e := range want {
+	// Each passing patch earns 0.2 and the call after it gives it back; the last call leaves to a
+	// terminal state of potential 0. The rewards telescope and the returns do not change.
+	eps := bonusEpisodes(t, func(adv TinyAdvantage) TinyAdvantage { return PotentialBonus(0.2, adv) },
+		[][]float64{{0.2, 0, 0, 0.8}, {0, 0.2, -0.2}, {0, 0}})
+	for e, want := range []float64{1, 0, 0} {
 		sum := 0.0
-		for k := range want[e] {
-			if !near(seen[e][k], want[e][k], 1e-12) {
-				t.Fatalf("episode %d: rewards %v, want %v", e, seen[e], want[e])
-			}
-			sum += seen[e][k]
+		for _, r := range eps[e].Rewards {
+			sum += r
 		}
-		if ret := []float64{a.Return, b.Return, c.Return}[e]; !near(sum, ret, 1e-12) {
-			t.Errorf("episode %d: rewards sum to %g, return %g: the potential must telescope", e, sum, ret)
+		if eps[e].Return != want || !near(sum, want, 1e-12) {
+			t.Errorf("episode %d: return %g, rewards sum to %g, want both %g", e, eps[e].Return, sum, want)
 		}
-	}
-	if a.Return != 1 || b.Return != 0 || c.Return != 0 {
-		t.Errorf("returns: %v %v %v, want 1 0 0 (unchanged)", a.Return, b.Return, c.Return)
 	}
 	if _, err := runPotentialJob(study.Job{Arm: "outcome", Seed: 1}); err == nil || !strings.Contains(err.Error(), `no arm "outcome"`) {
 		t.Errorf("arm outcome: err %v, want no such arm", err)
