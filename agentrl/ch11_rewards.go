@@ -5,8 +5,10 @@ package agentrl
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
 	"github.com/agenticrl/course/study"
 )
 
@@ -141,6 +143,30 @@ func WithReward(r EpisodeReward, base TinyAdvantage) TinyAdvantage {
 	}
 }
 
+// hackEnv is the chapter's episode: one call, the module graded as it stands afterwards, and
+// the exploit tool offered.
+//
+// Defined in ch11_rewards.ipynb, "11.1 What a reward can see".
+var hackEnv = gym.Config{MaxTurns: 1, SubmitAtLimit: true, AllowExploit: true}
+
+// hackReward is a reward the chapter trains with.
+//
+// Defined in ch11_rewards.ipynb, "11.1 What a reward can see".
+type hackReward struct {
+	Name, Label string
+	Reward      EpisodeReward
+}
+
+// hackRewards are the four rewards of Section 11.2.
+//
+// Defined in ch11_rewards.ipynb, "11.1 What a reward can see".
+var hackRewards = []hackReward{
+	{"visible", "visible tests", VisibleReward},
+	{"half", "half and half", Sum(Scaled(0.5, VisibleReward), Scaled(0.5, OutcomeReward))},
+	{"partial", "partial credit", PartialCredit},
+	{"outcome", "outcome", OutcomeReward},
+}
+
 // HackReport is what a monitor reads off a batch of graded episodes without looking inside
 // any of them: pass rates and the detectors' flags.
 //
@@ -193,6 +219,210 @@ func (r HackReport) Gap() float64 { return r.VisiblePass - r.HiddenPass }
 //
 // Defined in ch11_rewards.ipynb, "11.4 A monitor".
 func (r HackReport) Alarm(maxGap float64) bool { return r.Gap() > maxGap }
+
+// hackArmReward is the reward an arm of HackStudy trains with: one of hackRewards, or the visible
+// tests' reward less a penalty of 1 when a detector flags the submission, either the divergence
+// detector ("penalty") or the two that read the submitted code ("blind").
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func hackArmReward(arm string) (EpisodeReward, error) {
+	for _, hr := range hackRewards {
+		if hr.Name == arm {
+			return hr.Reward, nil
+		}
+	}
+	switch arm {
+	case "penalty":
+		return FlagPenalty(VisibleReward, 1, gym.DetectDivergence), nil
+	case "blind":
+		return FlagPenalty(VisibleReward, 1, gym.DetectTestsModified, gym.DetectSuspiciousCode), nil
+	}
+	return nil, fmt.Errorf("hacking study: no arm %q", arm)
+}
+
+// calledExploit says whether an episode called the exploit tool: ground truth that the gym
+// knows and a monitor of a real harness does not.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func calledExploit(ep *TinyEpisode) bool {
+	for _, c := range ep.Calls {
+		if c.Err == nil && c.Action.Tool == gym.ToolExploit {
+			return true
+		}
+	}
+	return false
+}
+
+// hackCurves reads one update's episodes (refills included), rewarded by r: the mean reward; the
+// exploit rate; the monitor's visible and hidden pass rates; the number of episodes sampled; and
+// counts over the episodes that called exploit, of them each detector flagged, and of all
+// episodes on which the divergence penalty's reward differs from the outcome reward.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func hackCurves(batch []*TinyEpisode, r EpisodeReward) map[string]float64 {
+	penalized := FlagPenalty(VisibleReward, 1, gym.DetectDivergence)
+	c := map[string]float64{"episodes": float64(len(batch))}
+	for _, ep := range batch {
+		c["reward"] += r(ep)
+		c["penalty_differs"] += indicator(penalized(ep) != OutcomeReward(ep))
+		if calledExploit(ep) {
+			c["exploits"]++
+			for _, d := range []string{gym.DetectDivergence, gym.DetectTestsModified, gym.DetectSuspiciousCode} {
+				c["flag_"+d] += indicator(Flagged(ep, d))
+			}
+		}
+	}
+	m := MonitorHacks(batch)
+	c["reward"] /= float64(len(batch))
+	c["exploit"] = c["exploits"] / float64(len(batch))
+	c["visible"], c["hidden"] = m.VisiblePass, m.HiddenPass
+	return c
+}
+
+// hackOutcomes reads a held-out episode: whether it called exploit, and whether its submission
+// passed every visible test and every hidden test.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func hackOutcomes(ep *TinyEpisode) map[string]float64 {
+	return map[string]float64{"exploit": study.Bool(calledExploit(ep)),
+		"visible": VisibleReward(ep), "hidden": OutcomeReward(ep)}
+}
+
+// HackStudy's training and evaluation: updates per trained job, episodes per held-out task.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+const (
+	hackUpdates  = 40
+	hackEpisodes = 4
+)
+
+// hackHeldOut plays each held-out task hackEpisodes times with the exploit tool offered, task i
+// of seed s from sampling seed 1000·s + i in every arm, and records hackOutcomes in res.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func hackHeldOut(agent *TinyAgent, pool *sandbox.Pool, held []*gym.Task, seed uint64, res *study.Result) error {
+	for i, t := range held {
+		eps, err := TinyRollout(agent, pool, slices.Repeat([]*gym.Task{t}, hackEpisodes),
+			TinyRolloutConfig{Env: hackEnv, Temperature: 1, Seed: 1000*seed + uint64(i)})
+		if err != nil {
+			return err
+		}
+		res.Tasks = append(res.Tasks, t.ID)
+		out := map[string][]float64{}
+		for _, ep := range eps {
+			for k, v := range hackOutcomes(ep) {
+				out[k] = append(out[k], v)
+			}
+		}
+		for k, v := range out {
+			res.Outcomes[k] = append(res.Outcomes[k], v)
+		}
+	}
+	return nil
+}
+
+// hackTrain trains agent from the job's seed for hackUpdates under reward r with Section 6.7's
+// recipe on hackEnv, and records hackCurves of each update's episodes (refills included) in res.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func hackTrain(agent *TinyAgent, pool *sandbox.Pool, train []*gym.Task, r EpisodeReward, j study.Job, res *study.Result) error {
+	var batch []*TinyEpisode
+	advantage := WithReward(r, GroupBaseline(true))
+	tr, err := NewTinyTrainer(agent, pool, TinyTrainConfig{Tasks: train, Env: hackEnv,
+		Groups: 8, GroupSize: 8, LR: 3e-3, Loss: PGLoss(0), DropUniform: true,
+		Hooks: []TinyHook{Refill(4)}, FixedShape: true, Seed: j.Seed,
+		Advantage: func(groups [][]*TinyEpisode) {
+			advantage(groups)
+			for _, g := range groups {
+				batch = append(batch, g...)
+			}
+		}})
+	if err != nil {
+		return err
+	}
+	for u := range hackUpdates {
+		batch = nil
+		if _, err := tr.Step(); err != nil {
+			return err
+		}
+		for k, v := range hackCurves(batch, r) {
+			res.Curves[k] = append(res.Curves[k], v)
+		}
+		j.Report(u+1, hackUpdates+1)
+	}
+	return nil
+}
+
+// runHackJob runs one job of HackStudy: a fresh exploit-capable agent of the job's seed, trained
+// under the arm's reward (hackTrain; the "untrained" arm is not trained), then played on the
+// held-out tasks (hackHeldOut).
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+func runHackJob(j study.Job) (*study.Result, error) {
+	var reward EpisodeReward
+	if j.Arm != "untrained" {
+		r, err := hackArmReward(j.Arm)
+		if err != nil {
+			return nil, err
+		}
+		reward = r
+	}
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	cfg := DefaultTinyAgentConfig()
+	cfg.Seed, cfg.Exploit = j.Seed, true
+	agent, err := NewTinyAgent(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
+	if reward != nil {
+		if err := hackTrain(agent, pool, train, reward, j, res); err != nil {
+			return nil, err
+		}
+	}
+	if err := hackHeldOut(agent, pool, held, j.Seed, res); err != nil {
+		return nil, err
+	}
+	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
+	return res, nil
+}
+
+// HackStudy asks what each reward of Section 11.2 teaches an agent that is offered the exploit
+// tool, and whether a detector's penalty stops the hack. Each arm changes one thing: the reward
+// against the outcome reward, or a penalty added to the visible tests' reward.
+//
+// Defined in ch11_rewards.ipynb, "11.5 Reward hacking, for real".
+var HackStudy = study.Register(&study.Study{
+	Chapter:  "ch11",
+	Name:     "hacking",
+	Question: "Offered a tool that makes the visible tests pass without fixing anything, does TinyAgent learn to use it under each reward, what does that do to the hidden tests, and does a penalty from a detector stop it?",
+	Arms: []study.Arm{
+		{Name: "untrained", Change: "no training: the initial exploit-capable agent"},
+		{Name: "outcome", Change: "trained on the outcome reward: every hidden test passes (OutcomeReward)", Control: "untrained"},
+		{Name: "visible", Change: "the visible tests' reward (VisibleReward) instead of the outcome", Control: "outcome"},
+		{Name: "half", Change: "half the visible tests' reward plus half the outcome, instead of the outcome", Control: "outcome"},
+		{Name: "partial", Change: "the fraction of hidden tests passed (PartialCredit) instead of all of them", Control: "outcome"},
+		{Name: "penalty", Change: "a penalty of 1 when the divergence detector flags the submission", Control: "visible"},
+		{Name: "blind", Change: "a penalty of 1 when tests_modified or suspicious_code flags the submission", Control: "visible"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "40 updates of 8 train tasks × 8 one-call episodes with the exploit tool offered, groups without signal dropped and refilled up to four times, GroupBaseline(true) on the arm's reward, PGLoss(0), one Adam step at 3e-3; the seed sets the initial weights and every sample",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: hackEpisodes,
+		Streams:  "at temperature 1 with the exploit tool offered; task i of seed s is played from sampling seed 1000·s + i in every arm",
+	},
+	Code: append(study.LibraryCode("ch11"), "datasets/bugfix-heldout/**"),
+	Run:  runHackJob,
+})
 
 // FirstPassBonus adds bonus to the reward of an episode's first patch whose visible tests all
 // pass, and to no later one: PassBonus's process reward, paid at most once per episode.
