@@ -3,6 +3,12 @@
 package agentrl
 
 import (
+	"fmt"
+	"time"
+
+	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -64,3 +70,211 @@ func NoReward() TinyAdvantage {
 		}
 	}
 }
+
+// distillRecipe is every student's and the teacher's recipe: Section 10.7's default at 4 calls
+// per episode, with 4 tasks × 6 episodes per update and no refill rounds, as in Chapter 13.
+//
+// Defined in ch16_distillation.ipynb, "16.3 A teacher".
+func distillRecipe() TinyRecipe {
+	r := DefaultTinyRecipe()
+	r.Groups, r.Size, r.Turns, r.Refill = 4, 6, 4, 0
+	return r
+}
+
+// distillTeacherSeed is the teacher's seed, which no student uses.
+//
+// Defined in ch16_distillation.ipynb, "16.3 A teacher".
+const distillTeacherSeed = 100
+
+// DistillTeacher trains Section 16.3's teacher on the train tasks: a TinyAgent of seed
+// distillTeacherSeed, three epochs of SFT in 4 minibatches on the patch search's solved episodes
+// (Chapter 15's demonstrations, at most two per task) under distillRecipe. It returns the teacher
+// and the number of demonstrations.
+//
+// Defined in ch16_distillation.ipynb, "16.3 A teacher".
+func DistillTeacher(pool *sandbox.Pool, train []*gym.Task) (*TinyAgent, int, error) {
+	r := distillRecipe()
+	demos, err := Demonstrations(pool, r.Env(), train, PatchSearch, 2, 1, true)
+	if err != nil {
+		return nil, 0, err
+	}
+	acfg := DefaultTinyAgentConfig()
+	acfg.Seed = distillTeacherSeed
+	teacher, err := NewTinyAgent(acfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	cfg, err := r.Config(acfg, train)
+	if err != nil {
+		return nil, 0, err
+	}
+	cfg.Loss, cfg.Fit = SFT(), Passes(1, 4, nil)
+	sft, err := NewTinyTrainer(teacher, pool, cfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	for range 3 {
+		if _, err := sft.Fit(demos); err != nil {
+			return nil, 0, err
+		}
+	}
+	return teacher, len(demos), nil
+}
+
+// distillCalls is the number of calls whose gap to the teacher distillOutcomes reports one by one.
+//
+// Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
+const distillCalls = 4
+
+// distillOutcomes reads a student's held-out episode, scored by the teacher. The gap of a set of
+// calls is the mean over their tokens of log π_S − log π_T. It reports: solved; for each call
+// c = 1..distillCalls the episode made, "gapC" with "hasC" 1 (both 0 for a call it did not make);
+// "rise", the gap of the calls after the first less the first's (0 with one call, when has2 is 0);
+// and the gap of the calls made right after one of the student's own failing patches, "fail" with
+// "has_fail". A study reads a gap over the episodes whose flag is 1.
+//
+// Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
+func distillOutcomes(teacher *TinyAgent) func(ep *TinyEpisode) map[string]float64 {
+	return func(ep *TinyEpisode) map[string]float64 {
+		lps, err := teacher.LogProbs(ep.Calls)
+		if err != nil { // the teacher shares the student's vocabulary: it scores any call the student made
+			panic(err)
+		}
+		out := map[string]float64{"solved": study.Bool(ep.Solved), "calls": float64(len(ep.Calls))}
+		var sum, tokens [3]float64 // the first call, the calls after it, those after a failing patch
+		for c, call := range ep.Calls {
+			gap := 0.0
+			for j, lp := range call.LogProbs {
+				gap += lp - lps[c][j]
+			}
+			n := float64(len(call.LogProbs))
+			if c < distillCalls {
+				out[fmt.Sprint("gap", c+1)], out[fmt.Sprint("has", c+1)] = gap/n, 1
+			}
+			k := min(c, 1)
+			sum[k], tokens[k] = sum[k]+gap, tokens[k]+n
+			if s := ep.States[c]; s.Tool == gym.ToolEdit && !(s.Error == gym.ErrNone && s.Tests.Total > 0 && s.Tests.Passed == s.Tests.Total) {
+				sum[2], tokens[2] = sum[2]+gap, tokens[2]+n
+			}
+		}
+		for c := len(ep.Calls); c < distillCalls; c++ {
+			out[fmt.Sprint("gap", c+1)], out[fmt.Sprint("has", c+1)] = 0, 0
+		}
+		if tokens[1] > 0 {
+			out["rise"] = sum[1]/tokens[1] - sum[0]/tokens[0]
+		}
+		out["fail"], out["has_fail"] = sum[2]/max(tokens[2], 1), study.Bool(tokens[2] > 0)
+		return out
+	}
+}
+
+// TeacherEpisodes is the hook of off-policy distillation: after the student's rollouts it puts in
+// their place the teacher's, on the same tasks from the update's own sampling stream, every one
+// of them solved or not a demonstration (AsDemonstrations) for an SFT loss. The student's episodes
+// stay in the update's log: what the student does while it learns from the teacher's.
+//
+// Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
+func TeacherEpisodes(teacher *TinyAgent, pool *sandbox.Pool) TinyHook {
+	return TinyHook{Rolled: func(t *TinyTrainer, u *TinyUpdate) error {
+		var tasks []*gym.Task
+		for _, g := range u.Groups {
+			for _, ep := range g {
+				tasks = append(tasks, ep.Task)
+			}
+		}
+		groups, err := RolloutGroups(teacher, pool, t.Cfg, tasks, RolloutSeed(t.Cfg.Seed, u.Step, 0), &u.Clock)
+		if err != nil {
+			return err
+		}
+		u.Groups, u.Kept, u.KeptGroups = groups, nil, len(groups)
+		for _, g := range groups {
+			u.Kept = append(u.Kept, AsDemonstrations(g)...)
+		}
+		return nil
+	}}
+}
+
+// DistillStudy's training and evaluation: updates per trained student, episodes per held-out task.
+//
+// Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
+const (
+	distillUpdates  = 16
+	distillEpisodes = 2
+)
+
+// runDistillJob trains one student of DistillStudy from the job's seed with distillRecipe's
+// rollouts, taught by the arm's method: the recipe's reward (rl), SFT on the teacher's episodes
+// (offpolicy), or the teacher's per-token reverse KL alone (onpolicy); untrained is not trained.
+//
+// Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
+func runDistillJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // the teacher's
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	teacher, _, err := DistillTeacher(pool, train)
+	if err != nil {
+		return nil, err
+	}
+	r, agent := distillRecipe(), DefaultTinyAgentConfig()
+	agent.Seed = j.Seed
+	cfg, err := r.Config(agent, train)
+	if err != nil {
+		return nil, err
+	}
+	updates := distillUpdates
+	switch j.Arm {
+	case "untrained":
+		updates = 0
+	case "rl":
+	case "offpolicy":
+		cfg.Loss, cfg.DropUniform = SFT(), false
+		cfg.Hooks = append(cfg.Hooks, TeacherEpisodes(teacher, pool))
+	case "onpolicy":
+		cfg.Advantage, cfg.Loss = NoReward(), WithDistillation(PGLoss(0), 1)
+		cfg.Inputs, cfg.DropUniform = []TinyInput{TeacherLogProbs(teacher)}, false
+	default:
+		return nil, fmt.Errorf("distillation study: no arm %q", j.Arm)
+	}
+	return TinyStudyJob{Train: cfg, Updates: updates,
+		Curves: func(l TinyStepLog) map[string]float64 {
+			c := map[string]float64{"solved": l.Solved, "calls": l.Calls, "entropy": l.Entropy}
+			if kl, ok := l.Metrics["reverse_kl"]; ok {
+				c["reverse_kl"] = kl
+			}
+			return c
+		},
+		Held: held, Episodes: distillEpisodes, Outcomes: distillOutcomes(teacher),
+	}.Run(j)
+}
+
+// DistillStudy compares the three ways Section 16.4 teaches a student, at equal numbers of
+// sampled episodes, and measures each student's gap to the teacher call by call on its own
+// held-out episodes, against an untrained student's (the control Section 16.5 lacked).
+//
+// Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
+var DistillStudy = study.Register(&study.Study{
+	Chapter:  "ch16",
+	Name:     "distill",
+	Question: "Taught by the same teacher for the same number of sampled episodes, does a TinyAgent student solve more held-out tasks with RL on the reward, SFT on the teacher's episodes, or the teacher's per-token reverse KL, and does a student's gap to the teacher grow with the call in a way training causes?",
+	Arms: []study.Arm{
+		{Name: "untrained", Change: "no training: the student as initialized"},
+		{Name: "rl", Change: "16 updates of distillRecipe: RL on the environment's reward", Control: "untrained"},
+		{Name: "offpolicy", Change: "SFT on the teacher's episodes of the same tasks (TeacherEpisodes) instead of the recipe's loss on the student's", Control: "rl"},
+		{Name: "onpolicy", Change: "the teacher's per-token reverse KL as the only advantage (NoReward, WithDistillation) instead of the recipe's, no group dropped", Control: "rl"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "16 updates of 4 train tasks × 6 episodes of at most 4 calls (384 episodes, the teacher's for offpolicy), one Adam step per update at the recipe's rate; the teacher (DistillTeacher, seed 100) is the same in every job; the seed sets the student's initial weights and every sample",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: distillEpisodes,
+		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm, and the teacher scores every call",
+	},
+	Code: append(study.LibraryCode("ch16"), "datasets/bugfix-heldout/**"),
+	Run:  runDistillJob,
+})

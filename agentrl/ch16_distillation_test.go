@@ -1,12 +1,14 @@
 package agentrl
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
 
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -120,5 +122,103 @@ func TestTeacherLogProbs(t *testing.T) {
 	}
 	if !differs {
 		t.Error("the teacher's log-probs equal the student's: the test cannot tell them apart")
+	}
+}
+
+// TestDistillOutcomes: each call's gap is the mean of log π_S − log π_T over its tokens, the flags
+// say which calls were made, and a student scored by itself is 0 away from its teacher.
+func TestDistillOutcomes(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	student, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultTinyAgentConfig()
+	cfg.Seed++
+	teacher, err := NewTinyAgent(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := TinyRollout(student, pool, gym.Filter(tasks, gym.Train, "")[:4], TinyRolloutConfig{Env: distillRecipe().Env(), Temperature: 1, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range eps {
+		self, other := distillOutcomes(student)(ep), distillOutcomes(teacher)(ep)
+		lps, err := teacher.LogProbs(ep.Calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range distillCalls {
+			key := fmt.Sprint("gap", c+1)
+			if has := other[fmt.Sprint("has", c+1)]; has != study.Bool(c < len(ep.Calls)) {
+				t.Errorf("%d calls: has%d = %g", len(ep.Calls), c+1, has)
+			}
+			if math.Abs(self[key]) > 1e-4 {
+				t.Errorf("scored by itself, %s = %g, want 0", key, self[key])
+			}
+			if c >= len(ep.Calls) {
+				continue
+			}
+			want := 0.0
+			for j, lp := range ep.Calls[c].LogProbs {
+				want += (lp - lps[c][j]) / float64(len(lps[c]))
+			}
+			if math.Abs(other[key]-want) > 1e-9 {
+				t.Errorf("%s = %g, want %g", key, other[key], want)
+			}
+		}
+		if math.Abs(self["rise"]) > 1e-4 || math.Abs(self["fail"]) > 1e-4 {
+			t.Errorf("scored by itself: rise %g, fail %g, want 0", self["rise"], self["fail"])
+		}
+	}
+}
+
+// TestTeacherEpisodes: with the hook, an update trains on the teacher's episodes of the tasks the
+// student was given, every token a demonstration, while the log counts the student's episodes.
+func TestTeacherEpisodes(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	student, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcfg := DefaultTinyAgentConfig()
+	tcfg.Seed++
+	teacher, err := NewTinyAgent(tcfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := distillRecipe().Config(DefaultTinyAgentConfig(), gym.Filter(tasks, gym.Train, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Loss, cfg.DropUniform, cfg.Hooks = SFT(), false, []TinyHook{TeacherEpisodes(teacher, pool)}
+	tr, err := NewTinyTrainer(student, pool, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := tr.Update()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DrawTasks(cfg, TaskStream(cfg.Seed, 0), cfg.Groups)
+	if len(u.Kept) != len(want) || u.Log.Episodes != len(want) {
+		t.Fatalf("kept %d episodes, logged %d, want %d", len(u.Kept), u.Log.Episodes, len(want))
+	}
+	for i, ep := range u.Kept {
+		if ep.Task != want[i] {
+			t.Errorf("episode %d plays %s, want %s", i, ep.Task.ID, want[i].ID)
+		}
+		lps, err := teacher.LogProbs(ep.Calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c, call := range ep.Calls {
+			for j, lp := range call.LogProbs {
+				if math.Abs(lp-lps[c][j]) > 1e-4 || ep.Advantages[c][j] != 1 {
+					t.Fatalf("episode %d call %d token %d: log-prob %g (teacher's %g), advantage %g", i, c, j, lp, lps[c][j], ep.Advantages[c][j])
+				}
+			}
+		}
 	}
 }
