@@ -76,20 +76,26 @@ func TestNoReward(t *testing.T) {
 	}
 }
 
-// TestTeacherLogProbs: the input holds the teacher's log-probs of the student's tokens, not the
-// student's own.
-func TestTeacherLogProbs(t *testing.T) {
-	tasks, pool := gymFixture(t, 200*time.Millisecond)
+// distillAgents is a student of the default configuration and a teacher of the next seed.
+func distillAgents(t *testing.T) (student, teacher *TinyAgent) {
+	t.Helper()
 	student, err := NewTinyAgent(DefaultTinyAgentConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := DefaultTinyAgentConfig()
 	cfg.Seed++
-	teacher, err := NewTinyAgent(cfg)
-	if err != nil {
+	if teacher, err = NewTinyAgent(cfg); err != nil {
 		t.Fatal(err)
 	}
+	return student, teacher
+}
+
+// TestTeacherLogProbs: the input holds the teacher's log-probs of the student's tokens, not the
+// student's own.
+func TestTeacherLogProbs(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	student, teacher := distillAgents(t)
 	eps, err := TinyRollout(student, pool, gym.Filter(tasks, gym.Train, "")[:2],
 		TinyRolloutConfig{Env: gym.Config{MaxTurns: 2}, Temperature: 1, Seed: 4})
 	if err != nil {
@@ -129,16 +135,7 @@ func TestTeacherLogProbs(t *testing.T) {
 // say which calls were made, and a student scored by itself is 0 away from its teacher.
 func TestDistillOutcomes(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
-	student, err := NewTinyAgent(DefaultTinyAgentConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultTinyAgentConfig()
-	cfg.Seed++
-	teacher, err := NewTinyAgent(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	student, teacher := distillAgents(t)
 	eps, err := TinyRollout(student, pool, gym.Filter(tasks, gym.Train, "")[:4], TinyRolloutConfig{Env: distillRecipe().Env(), Temperature: 1, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -178,16 +175,7 @@ func TestDistillOutcomes(t *testing.T) {
 // student was given, every token a demonstration, while the log counts the student's episodes.
 func TestTeacherEpisodes(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
-	student, err := NewTinyAgent(DefaultTinyAgentConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tcfg := DefaultTinyAgentConfig()
-	tcfg.Seed++
-	teacher, err := NewTinyAgent(tcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	student, teacher := distillAgents(t)
 	cfg, err := distillRecipe().Config(DefaultTinyAgentConfig(), gym.Filter(tasks, gym.Train, ""))
 	if err != nil {
 		t.Fatal(err)
