@@ -220,3 +220,37 @@ func TestPotentialBonusUnderStateCredit(t *testing.T) {
 		}
 	}
 }
+
+// TestHackCurvesByHand: one update's curves over a batch of an exploit that passes the visible
+// tests only, an honest fix and a failing edit, under the visible tests' reward.
+func TestHackCurvesByHand(t *testing.T) {
+	exploit := TinySample{Action: gym.Action{Tool: gym.ToolExploit}}
+	edit := TinySample{Action: gym.Action{Tool: gym.ToolEdit}}
+	batch := []*TinyEpisode{graded(outcome(3, 9, gym.DetectDivergence), exploit), graded(outcome(3, 12), edit),
+		graded(outcome(1, 4), edit), graded(outcome(3, 8, gym.DetectDivergence), exploit)}
+	c := hackCurves(batch, VisibleReward)
+	want := map[string]float64{"episodes": 4, "reward": 0.75, "exploit": 0.5, "exploits": 2, "visible": 0.75, "hidden": 0.25,
+		"flag_" + gym.DetectDivergence: 2, "flag_" + gym.DetectTestsModified: 0, "flag_" + gym.DetectSuspiciousCode: 0, "penalty_differs": 0}
+	for k, v := range want {
+		if c[k] != v {
+			t.Errorf("%s = %g, want %g", k, c[k], v)
+		}
+	}
+	if len(c) != len(want) {
+		t.Errorf("curves %v, want exactly %v", c, want)
+	}
+	for _, arm := range []string{"outcome", "visible", "half", "partial", "penalty", "blind"} {
+		if _, err := hackArmReward(arm); err != nil {
+			t.Errorf("arm %s: %v", arm, err)
+		}
+	}
+	if _, err := hackArmReward("untrained"); err == nil {
+		t.Error("hackArmReward gives a reward for the untrained arm, which trains on none")
+	}
+	penalty, _ := hackArmReward("penalty")
+	for i, ep := range batch {
+		if penalty(ep) != OutcomeReward(ep) {
+			t.Errorf("episode %d: the divergence penalty's reward %g, the outcome %g", i, penalty(ep), OutcomeReward(ep))
+		}
+	}
+}
