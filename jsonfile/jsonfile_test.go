@@ -1,8 +1,10 @@
 package jsonfile
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -28,5 +30,31 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "no", "b.json"), 1, ""); err == nil {
 		t.Error("a missing folder gave no error")
+	}
+}
+
+// WriteData's layout: keys a line each, arrays without objects on one line, strings left alone
+// (brackets, commas and escaped quotes inside them), and the same value when read back.
+func TestWriteData(t *testing.T) {
+	v := map[string]any{
+		"a": []any{[]float64{1, 2.5}, []float64{}},
+		"b": []any{map[string]any{"s": `x,[{"]}`}, 3},
+		"c": map[string]any{},
+		"d": "q\"uote",
+	}
+	p := filepath.Join(t.TempDir(), "d.json")
+	if err := WriteData(p, v); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	want := "{\n \"a\": [[1,2.5],[]],\n \"b\": [\n  {\n   \"s\": \"x,[{\\\"]}\"\n  },\n  3\n ],\n \"c\": {},\n \"d\": \"q\\\"uote\"\n}\n"
+	if string(b) != want {
+		t.Fatalf("got\n%s\nwant\n%s", b, want)
+	}
+	var back, orig any
+	ob, _ := json.Marshal(v)
+	json.Unmarshal(ob, &orig)
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, orig) {
+		t.Fatalf("read back %v (%v), want %v", back, err, orig)
 	}
 }

@@ -239,7 +239,7 @@ func studyRun(root string, args []string, out io.Writer) error {
 		if err := os.MkdirAll(filepath.Dir(s.Path(root)), 0o755); err != nil {
 			return err
 		}
-		if err := jsonfile.Write(s.Path(root), d, " "); err != nil {
+		if err := jsonfile.WriteData(s.Path(root), d); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "%s: %d jobs, %s of job time: wrote %s\n", s.ID(), len(d.Jobs), time.Duration(d.Provenance.WallSec*float64(time.Second)).Round(time.Second), rel(root, s.Path(root)))
