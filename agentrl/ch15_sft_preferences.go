@@ -5,10 +5,13 @@ package agentrl
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/agenticrl/course/gym"
 	"github.com/agenticrl/course/gym/sandbox"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -137,6 +140,62 @@ func KeepSolved(eps []*TinyEpisode) []*TinyEpisode {
 	return AsDemonstrations(kept)
 }
 
+// ShortRecipe is the default recipe of Section 10.7 at 4 calls per episode, 4 tasks × 6 episodes
+// per update and no refill rounds: every update samples 24 episodes.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
+func ShortRecipe() TinyRecipe {
+	r := DefaultTinyRecipe()
+	r.Groups, r.Size, r.Turns, r.Refill = 4, 6, 4, 0
+	return r
+}
+
+// FitSFT trains a on demos with the SFT loss for epochs passes, each cut into minibatches of
+// about 32 episodes, with Adam at lr (seed orders the minibatches). It returns each pass's loss.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
+func FitSFT(pool *sandbox.Pool, train []*gym.Task, env gym.Config, a *TinyAgent, demos []*TinyEpisode,
+	epochs int, lr float64, seed uint64) ([]float64, error) {
+	if len(demos) == 0 {
+		return nil, fmt.Errorf("sft: no demonstrations")
+	}
+	t, err := NewTinyTrainer(a, pool, TinyTrainConfig{Tasks: train, Env: env,
+		Groups: 8, GroupSize: 8, // with FixedShape: room for the 64 episodes a minibatch may hold
+		LR: lr, Advantage: GroupBaseline(false), Loss: SFT(),
+		Fit: Passes(1, max(1, len(demos)/32), nil), FixedShape: true, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	var losses []float64
+	for e := range epochs {
+		fit, err := t.Fit(demos)
+		if err != nil {
+			return losses, fmt.Errorf("sft, pass %d: %w", e+1, err)
+		}
+		losses = append(losses, fit.Loss)
+	}
+	return losses, nil
+}
+
+// RejectionSampling makes each update of a trainer a round of rejection-sampling fine-tuning
+// (RFT, expert iteration): of the episodes the update sampled, only the solved ones enter the
+// loss, as demonstrations. With the SFT loss the trainer imitates them; an update that solved
+// nothing takes no step. Everything else (the tasks drawn, the streams) stays the trainer's, so
+// an RFT run and an RL run of the same seed sample their first update identically.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.4 Rejection sampling against RL".
+func RejectionSampling() TinyHook {
+	return TinyHook{Rolled: func(t *TinyTrainer, u *TinyUpdate) error {
+		u.Kept, u.KeptGroups = nil, 0
+		for _, g := range u.Groups {
+			if kept := KeepSolved(g); len(kept) > 0 {
+				u.Kept, u.KeptGroups = append(u.Kept, kept...), u.KeptGroups+1
+			}
+		}
+		return nil
+	}}
+}
+
 // PreferencePairs turns groups of episodes (each group on one task) into preference pairs: the
 // k-th solved episode of a group against its k-th failed one, for as many pairs as the group has
 // both. It returns them flat, chosen then rejected, as DPO reads them; a group whose episodes all
@@ -225,3 +284,272 @@ func DPO(cfg PreferenceConfig) LossFn {
 		}
 	}
 }
+
+// UpdateGroups plays, with policy, the groups that the first n updates of a trainer configured
+// by cfg would sample: each update's tasks (DrawTasks from its TaskStream) on its first round's
+// stream. An RL run of cfg samples exactly these groups at its first update; later, its own
+// policy has moved, while these all come from policy.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func UpdateGroups(policy *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, n int) ([][]*TinyEpisode, error) {
+	if cfg.Temperature == 0 {
+		cfg.Temperature = 1 // the trainer's default (NewTinyTrainer)
+	}
+	var groups [][]*TinyEpisode
+	for step := range n {
+		g, err := RolloutGroups(policy, pool, cfg, DrawTasks(cfg, TaskStream(cfg.Seed, step), cfg.Groups),
+			RolloutSeed(cfg.Seed, step, 0), nil)
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, g...)
+	}
+	return groups, nil
+}
+
+// EpisodeLogProbs is log π(τ) of each episode under a: the sum over its call tokens.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func EpisodeLogProbs(a *TinyAgent, eps []*TinyEpisode) ([]float64, error) {
+	var calls []TinySample
+	for _, ep := range eps {
+		calls = append(calls, ep.Calls...)
+	}
+	lps, err := a.LogProbs(calls)
+	if err != nil {
+		return nil, err
+	}
+	out, k := make([]float64, len(eps)), 0
+	for i, ep := range eps {
+		for range ep.Calls {
+			for _, x := range lps[k] {
+				out[i] += x
+			}
+			k++
+		}
+	}
+	return out, nil
+}
+
+// TrainPreference trains a copy of start on pairs (PreferencePairs' order: chosen, then rejected)
+// with the preference loss cfg, start staying the reference: steps passes over all the pairs, one
+// Adam step each at lr. It returns the copy and the loss's metrics before each step; with no pair,
+// the copy is start's and there are no metrics.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func TrainPreference(pool *sandbox.Pool, train []*gym.Task, env gym.Config, start *TinyAgent,
+	pairs []*TinyEpisode, cfg PreferenceConfig, steps int, lr float64, seed uint64) (*TinyAgent, []map[string]float64, error) {
+	a, err := SnapshotTinyAgent(start, nil)
+	if err != nil || len(pairs) == 0 {
+		return a, nil, err
+	}
+	t, err := NewTinyTrainer(a, pool, TinyTrainConfig{Tasks: train, Env: env,
+		Groups: 1, GroupSize: len(pairs), LR: lr, Advantage: GroupBaseline(false),
+		Loss: DPO(cfg), Reference: start, FixedShape: true, Seed: seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	var metrics []map[string]float64
+	for range steps {
+		fit, err := t.Fit(pairs)
+		if err != nil {
+			return nil, metrics, err
+		}
+		metrics = append(metrics, fit.Metrics)
+	}
+	return a, metrics, nil
+}
+
+// SignalsStudy's settings: SFT passes, RL or RFT updates (24 episodes each), preference steps and
+// their learning rate, and evaluation episodes per held-out task.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+const (
+	signalsSFTEpochs = 3
+	signalsUpdates   = 4
+	signalsPrefSteps = 5
+	signalsPrefLR    = 1e-3
+	signalsEpisodes  = 2
+)
+
+// signalsSFT fine-tunes a on the arm's demonstrations (the oracle's on every train task, or
+// with search the patch search's solved episodes, 3 tries per task) at cfg's rate, seed and
+// gym settings, and records their number and each pass's loss.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func signalsSFT(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, search bool, res *study.Result) error {
+	src, reps, solvedOnly := OracleFix, 1, false
+	if search {
+		src, reps, solvedOnly = PatchSearch, 3, true
+	}
+	demos, err := Demonstrations(pool, cfg.Env, cfg.Tasks, src, reps, 1, solvedOnly)
+	if err != nil {
+		return err
+	}
+	res.Notes["demos"] = float64(len(demos))
+	res.Curves["sft_loss"], err = FitSFT(pool, cfg.Tasks, cfg.Env, a, demos, signalsSFTEpochs, cfg.LR, cfg.Seed)
+	return err
+}
+
+// signalsTrain runs signalsUpdates updates of cfg on a, by the recipe's RL or, with rft, by
+// rejection sampling (the SFT loss on each update's solved episodes), and records per update the
+// fraction of sampled episodes solved, the episodes trained on, and the entropy over them.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func signalsTrain(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, rft bool, res *study.Result) error {
+	if rft {
+		cfg.Loss, cfg.DropUniform = SFT(), false
+		cfg.Hooks = append(cfg.Hooks, RejectionSampling())
+	}
+	t, err := NewTinyTrainer(a, pool, cfg)
+	if err != nil {
+		return err
+	}
+	for range signalsUpdates {
+		l, err := t.Step()
+		if err != nil {
+			return err
+		}
+		for k, v := range map[string]float64{"solved": l.Solved, "kept": float64(l.Kept), "entropy": l.Entropy} {
+			res.Curves[k] = append(res.Curves[k], v)
+		}
+	}
+	return nil
+}
+
+// signalsPreference plays with a the groups of cfg's first signalsUpdates updates (UpdateGroups),
+// pairs them and trains a copy of a on the pairs with DPO (β 0.1) or, with ipo, IPO (τ 0.1), a
+// staying the reference. It records the loss's metrics before each step and, as notes, the
+// pairs, and those whose chosen episode, and whose two episodes, ended less likely than at the start.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func signalsPreference(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, ipo bool, res *study.Result) (*TinyAgent, error) {
+	groups, err := UpdateGroups(a, pool, cfg, signalsUpdates)
+	if err != nil {
+		return nil, err
+	}
+	pairs := PreferencePairs(groups)
+	b, metrics, err := TrainPreference(pool, cfg.Tasks, cfg.Env, a, pairs, PreferenceConfig{Beta: 0.1, IPO: ipo},
+		signalsPrefSteps, signalsPrefLR, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range metrics {
+		for _, k := range []string{"accuracy", "reward_chosen", "reward_rejected", "logp_chosen", "logp_rejected"} {
+			res.Curves[k] = append(res.Curves[k], m[k])
+		}
+	}
+	was, err := EpisodeLogProbs(a, pairs)
+	if err != nil {
+		return nil, err
+	}
+	now, err := EpisodeLogProbs(b, pairs)
+	if err != nil {
+		return nil, err
+	}
+	res.Notes["pairs"], res.Notes["chosen_fell"], res.Notes["both_fell"] = float64(len(pairs)/2), 0, 0
+	for i := 0; i < len(pairs); i += 2 {
+		if now[i] < was[i] {
+			res.Notes["chosen_fell"]++
+			if now[i+1] < was[i+1] {
+				res.Notes["both_fell"]++
+			}
+		}
+	}
+	return b, nil
+}
+
+// runSignalsJob starts from a fresh agent of the job's seed, takes it through the arm's signals
+// (SFT on the oracle's demonstrations or on the patch search's successes; then RL, RFT, DPO or
+// IPO on the short recipe's tasks and streams of that seed), then plays each held-out task
+// signalsEpisodes times, task i of seed s from sampling seed 1000·s + i in every arm. Its
+// outcomes are per task (EvalTinyAgentAt over those episodes): the fraction solved, the mean
+// calls, and the counts of Section 15.3's table (calls after a failing or passing patch, and
+// how many of them patched again).
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func runSignalsJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	r, ac := ShortRecipe(), DefaultTinyAgentConfig()
+	ac.Seed = j.Seed
+	a, err := NewTinyAgent(ac)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := r.Config(ac, train)
+	if err != nil {
+		return nil, err
+	}
+	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}, Notes: map[string]float64{}}
+	if !slices.Contains([]string{"untrained", "rl_scratch"}, j.Arm) {
+		if err := signalsSFT(a, pool, cfg, j.Arm == "sft_search", res); err != nil {
+			return nil, err
+		}
+	}
+	switch j.Arm {
+	case "untrained", "sft", "sft_search":
+	case "rl_scratch", "rl", "rft":
+		err = signalsTrain(a, pool, cfg, j.Arm == "rft", res)
+	case "dpo", "ipo":
+		a, err = signalsPreference(a, pool, cfg, j.Arm == "ipo", res)
+	default:
+		err = fmt.Errorf("signals study: no arm %q", j.Arm)
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.Report(1, len(held)+1)
+	for i, t := range held {
+		ev, err := EvalTinyAgentAt(a, pool, []*gym.Task{t}, signalsEpisodes, r.Env(), 1, false, 1000*j.Seed+uint64(i))
+		if err != nil {
+			return nil, err
+		}
+		res.Tasks = append(res.Tasks, t.ID)
+		for k, v := range map[string]float64{"solved": ev.Solved, "calls": ev.Calls,
+			"after_fail": float64(ev.AfterFail), "again_after_fail": float64(ev.EditsAfterFail),
+			"after_pass": float64(ev.AfterPass), "again_after_pass": float64(ev.EditsAfterPass)} {
+			res.Outcomes[k] = append(res.Outcomes[k], []float64{v})
+		}
+		j.Report(i+2, len(held)+1)
+	}
+	res.Notes["sandbox_backstops"] = float64(pool.Stats().Backstops)
+	return res, nil
+}
+
+// SignalsStudy runs every training signal of the chapter from the same seeds: SFT on two
+// sources of demonstrations, and from the SFT start RL, rejection sampling and preference
+// training, each spending the episodes of 4 updates of ShortRecipe (96) on the same tasks.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+var SignalsStudy = study.Register(&study.Study{
+	Chapter:  "ch15",
+	Name:     "signals",
+	Question: "With the same 96 sampled episodes on the same tasks, do RL, rejection sampling and preference pairs raise an SFT-started TinyAgent's held-out solve rate by different amounts, and what do SFT alone and an SFT start add?",
+	Arms: []study.Arm{
+		{Name: "untrained", Change: "a fresh TinyAgent (DefaultTinyAgentConfig, seed s)"},
+		{Name: "sft", Change: "3 passes of SFT on the oracle's demonstrations of every train task (FitSFT)", Control: "untrained"},
+		{Name: "sft_search", Change: "SFT on the patch search's solved episodes (3 tries per train task) instead of the oracle's", Control: "sft"},
+		{Name: "rl_scratch", Change: "4 RL updates of ShortRecipe (96 sampled episodes) from the fresh agent", Control: "untrained"},
+		{Name: "rl", Change: "then, after the oracle SFT, 4 RL updates of ShortRecipe on the seed's tasks and streams", Control: "sft"},
+		{Name: "rft", Change: "rejection sampling in place of RL: each update's solved episodes under the SFT loss (RejectionSampling)", Control: "rl"},
+		{Name: "dpo", Change: "DPO (β 0.1, 5 steps at 1e-3) in place of RL, on the pairs of the same 4 updates' tasks and streams, all played by the SFT agent (UpdateGroups)", Control: "rl"},
+		{Name: "ipo", Change: "IPO's loss (τ 0.1) in place of DPO's", Control: "dpo"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "ShortRecipe (4 calls per episode under the patch interface, 4 train tasks × 6 episodes per update, 3e-3); SFT: 3 passes in minibatches of about 32; RL and RFT: 4 updates, one Adam step each; DPO and IPO: 5 steps on every pair at 1e-3; the seed sets the initial weights, the SFT minibatches, the tasks and every sample, the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: signalsEpisodes,
+		Streams:  "at temperature 1, at most 4 calls; task i of seed s is played from sampling seed 1000·s + i in every arm; outcomes per task over its episodes (EvalTinyAgentAt)",
+	},
+	Code: append(study.LibraryCode("ch15"), "datasets/bugfix-heldout/**"),
+	Run:  runSignalsJob,
+})

@@ -1,9 +1,11 @@
 package agentrl
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
@@ -134,5 +136,96 @@ func TestPreferencePairsAndKeepSolved(t *testing.T) {
 	kept := KeepSolved([]*TinyEpisode{a, b, c, d})
 	if len(kept) != 2 || kept[0] != a || kept[1] != d || kept[1].Advantages[0][1] != 1 {
 		t.Errorf("KeepSolved kept %v", kept)
+	}
+}
+
+// TestRejectionSampling: the hook keeps exactly the solved episodes of the update's groups, as
+// demonstrations, and counts the groups they came from.
+func TestRejectionSampling(t *testing.T) {
+	ep := func(solved bool) *TinyEpisode {
+		return &TinyEpisode{Solved: solved, Calls: []TinySample{{Tokens: []int{1, 2}}}}
+	}
+	a, b, c, d, e := ep(true), ep(false), ep(false), ep(false), ep(true)
+	u := &TinyUpdate{Groups: [][]*TinyEpisode{{a, b}, {c, d}, {e}}, Kept: []*TinyEpisode{b, c}, KeptGroups: 2}
+	if err := RejectionSampling().Rolled(nil, u); err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Kept) != 2 || u.Kept[0] != a || u.Kept[1] != e || u.KeptGroups != 2 || a.Advantages[0][1] != 1 {
+		t.Errorf("kept %v from %d groups: want a and e from 2", u.Kept, u.KeptGroups)
+	}
+}
+
+// TestUpdateGroups: the first update's groups are the ones a trainer of the same configuration
+// samples, token for token; later updates' groups are drawn on those updates' task streams.
+func TestUpdateGroups(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	a, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ShortRecipe().Config(a.Config, gym.Filter(tasks, gym.Train, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := UpdateGroups(a, pool, cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTinyTrainer(a, pool, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := tr.Update()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 2*cfg.Groups || len(u.Groups) != cfg.Groups {
+		t.Fatalf("%d groups, trainer %d: want %d and %d", len(groups), len(u.Groups), 2*cfg.Groups, cfg.Groups)
+	}
+	for g := range u.Groups {
+		for k, ep := range u.Groups[g] {
+			if got := groups[g][k]; got.Task != ep.Task || fmt.Sprint(got.Calls[0].Tokens) != fmt.Sprint(ep.Calls[0].Tokens) {
+				t.Errorf("group %d episode %d: %s %v, the trainer's %s %v", g, k, got.Task.ID, got.Calls[0].Tokens, ep.Task.ID, ep.Calls[0].Tokens)
+			}
+		}
+	}
+	next := DrawTasks(cfg, TaskStream(cfg.Seed, 1), cfg.Groups)
+	for g := range cfg.Groups {
+		if groups[cfg.Groups+g][0].Task != next[g*cfg.GroupSize] {
+			t.Errorf("update 1, group %d: task %s, want %s", g, groups[cfg.Groups+g][0].Task.ID, next[g*cfg.GroupSize].ID)
+		}
+	}
+}
+
+// TestTrainPreference: the preference steps train a copy (the start, the reference, is left as
+// it was), report one set of metrics per step, and raise the chosen episodes against the rejected.
+func TestTrainPreference(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	train := gym.Filter(tasks, gym.Train, "")
+	start, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := TinyRollout(start, pool, train[:4], TinyRolloutConfig{Env: ShortRecipe().Env(), Temperature: 1, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := AsDemonstrations(eps) // as if episodes 0 and 2 had solved their tasks, 1 and 3 not
+	was, err := EpisodeLogProbs(start, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, metrics, err := TrainPreference(pool, train, ShortRecipe().Env(), start, pairs, PreferenceConfig{Beta: 0.1}, 3, 1e-2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := EpisodeLogProbs(start, pairs)
+	now, _ := EpisodeLogProbs(b, pairs)
+	if len(metrics) != 3 || b == start || fmt.Sprint(again) != fmt.Sprint(was) {
+		t.Fatalf("%d metric sets, copy %v, start's log-probs %v then %v", len(metrics), b != start, was, again)
+	}
+	margin := func(lp []float64) float64 { return lp[0] - lp[1] + lp[2] - lp[3] }
+	if margin(now) <= margin(was) || metrics[2]["accuracy"] < metrics[0]["accuracy"] {
+		t.Errorf("chosen − rejected log-likelihood %g → %g, accuracy %v: want both up", margin(was), margin(now), metrics)
 	}
 }
