@@ -526,7 +526,10 @@ func runSignalsJob(j study.Job) (*study.Result, error) {
 
 // SignalsStudy runs every training signal of the chapter from the same seeds: SFT on two
 // sources of demonstrations, and from the SFT start RL, rejection sampling and preference
-// training, each spending the episodes of 4 updates of ShortRecipe (96) on the same tasks.
+// training, each spending the episodes of 4 updates of ShortRecipe (96) on the same tasks. RFT
+// differs from RL in its update alone; DPO differs from RL in more (its loss, steps, rate, and
+// which policy played its episodes), so its control is the SFT start, and DPO against RL is a
+// comparison of two methods as run here, not an ablation.
 //
 // Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 var SignalsStudy = study.Register(&study.Study{
@@ -540,7 +543,7 @@ var SignalsStudy = study.Register(&study.Study{
 		{Name: "rl_scratch", Change: "4 RL updates of ShortRecipe (96 sampled episodes) from the fresh agent", Control: "untrained"},
 		{Name: "rl", Change: "then, after the oracle SFT, 4 RL updates of ShortRecipe on the seed's tasks and streams", Control: "sft"},
 		{Name: "rft", Change: "rejection sampling in place of RL: each update's solved episodes under the SFT loss (RejectionSampling)", Control: "rl"},
-		{Name: "dpo", Change: "DPO (β 0.1, 5 steps at 1e-3) in place of RL, on the pairs of the same 4 updates' tasks and streams, all played by the SFT agent (UpdateGroups)", Control: "rl"},
+		{Name: "dpo", Change: "then, after the oracle SFT, DPO (β 0.1, 5 steps at 1e-3) on the pairs of the episodes the SFT agent plays on rl's 4 updates' tasks and streams (UpdateGroups)", Control: "sft"},
 		{Name: "ipo", Change: "IPO's loss (τ 0.1) in place of DPO's", Control: "dpo"},
 	},
 	Seeds:  []uint64{1, 2, 3, 4, 5},
