@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenticrl/course/backend"
 	"github.com/agenticrl/course/gym"
+	"github.com/agenticrl/course/study"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -297,6 +298,49 @@ func TestProxLogProbs(t *testing.T) {
 			if math.Abs(float64(x)-want) > 1e-4 {
 				t.Errorf("row %d, token %d: %g, want %g", r, j, x, want)
 			}
+		}
+	}
+}
+
+// TestCorrectionsLoss: every arm of CorrectionsStudy has a loss and a staleness, the synchronous
+// arm alone samples with the current policy, and an unknown arm is an error.
+func TestCorrectionsLoss(t *testing.T) {
+	base := PGLoss(0)
+	for _, a := range CorrectionsStudy.Arms {
+		loss, staleness, err := correctionsLoss(a.Name, base)
+		if err != nil || loss == nil || (staleness == 0) != (a.Name == "sync") {
+			t.Errorf("arm %s: loss %v, staleness %d, %v", a.Name, loss != nil, staleness, err)
+		}
+	}
+	if _, _, err := correctionsLoss("nope", base); err == nil {
+		t.Error("an unknown arm gave no error")
+	}
+}
+
+// TestEvalStudy: task i of seed s is played on sampling seed 1000·s + i, one value per task.
+func TestEvalStudy(t *testing.T) {
+	tasks, pool := gymFixture(t, 200*time.Millisecond)
+	a, err := NewTinyAgent(DefaultTinyAgentConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, env := gym.Filter(tasks, gym.Train, "")[:3], ShortRecipe().Env()
+	res := &study.Result{Outcomes: map[string][][]float64{}}
+	done := 0
+	err = EvalStudy(a, pool, held, env, 2, 5, res, func(ev TinyEval) map[string]float64 {
+		return map[string]float64{"calls": ev.Calls}
+	}, func(d int) { done = d })
+	if err != nil || done != 3 || len(res.Tasks) != 3 || len(res.Outcomes["calls"]) != 3 {
+		t.Fatalf("%v: %d reported, tasks %v, outcomes %v", err, done, res.Tasks, res.Outcomes)
+	}
+	for i, task := range held {
+		eps, err := TinyRollout(a, pool, []*gym.Task{task, task}, TinyRolloutConfig{Env: env, Temperature: 1, Seed: 5000 + uint64(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := float64(len(eps[0].Calls)+len(eps[1].Calls)) / 2
+		if got := res.Outcomes["calls"][i]; res.Tasks[i] != task.ID || len(got) != 1 || got[0] != want {
+			t.Errorf("task %d (%s): %v calls, want [%g] from stream %d", i, res.Tasks[i], got, want, 5000+i)
 		}
 	}
 }

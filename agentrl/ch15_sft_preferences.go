@@ -140,16 +140,6 @@ func KeepSolved(eps []*TinyEpisode) []*TinyEpisode {
 	return AsDemonstrations(kept)
 }
 
-// ShortRecipe is the default recipe of Section 10.7 at 4 calls per episode, 4 tasks × 6 episodes
-// per update and no refill rounds: every update samples 24 episodes.
-//
-// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
-func ShortRecipe() TinyRecipe {
-	r := DefaultTinyRecipe()
-	r.Groups, r.Size, r.Turns, r.Refill = 4, 6, 4, 0
-	return r
-}
-
 // FitSFT trains a on demos with the SFT loss for epochs passes, each cut into minibatches of
 // about 32 episodes, with Adam at lr (seed orders the minibatches). It returns each pass's loss.
 //
@@ -462,10 +452,9 @@ func signalsPreference(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, ip
 // runSignalsJob starts from a fresh agent of the job's seed, takes it through the arm's signals
 // (SFT on the oracle's demonstrations or on the patch search's successes; then RL, RFT, DPO or
 // IPO on the short recipe's tasks and streams of that seed), then plays each held-out task
-// signalsEpisodes times, task i of seed s from sampling seed 1000·s + i in every arm. Its
-// outcomes are per task (EvalTinyAgentAt over those episodes): the fraction solved, the mean
-// calls, and the counts of Section 15.3's table (calls after a failing or passing patch, and
-// how many of them patched again).
+// signalsEpisodes times (EvalStudy). Its outcomes are per task, over those episodes: the fraction
+// solved, the mean calls, and the counts of Section 15.3's table (calls after a failing or
+// passing patch, and how many of them patched again).
 //
 // Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 func runSignalsJob(j study.Job) (*study.Result, error) {
@@ -507,21 +496,13 @@ func runSignalsJob(j study.Job) (*study.Result, error) {
 		return nil, err
 	}
 	j.Report(1, len(held)+1)
-	for i, t := range held {
-		ev, err := EvalTinyAgentAt(a, pool, []*gym.Task{t}, signalsEpisodes, r.Env(), 1, false, 1000*j.Seed+uint64(i))
-		if err != nil {
-			return nil, err
-		}
-		res.Tasks = append(res.Tasks, t.ID)
-		for k, v := range map[string]float64{"solved": ev.Solved, "calls": ev.Calls,
+	err = EvalStudy(a, pool, held, r.Env(), signalsEpisodes, j.Seed, res, func(ev TinyEval) map[string]float64 {
+		return map[string]float64{"solved": ev.Solved, "calls": ev.Calls,
 			"after_fail": float64(ev.AfterFail), "again_after_fail": float64(ev.EditsAfterFail),
-			"after_pass": float64(ev.AfterPass), "again_after_pass": float64(ev.EditsAfterPass)} {
-			res.Outcomes[k] = append(res.Outcomes[k], []float64{v})
-		}
-		j.Report(i+2, len(held)+1)
-	}
+			"after_pass": float64(ev.AfterPass), "again_after_pass": float64(ev.EditsAfterPass)}
+	}, func(done int) { j.Report(done+1, len(held)+1) })
 	res.Notes["sandbox_backstops"] = float64(pool.Stats().Backstops)
-	return res, nil
+	return res, err
 }
 
 // SignalsStudy runs every training signal of the chapter from the same seeds: SFT on two
