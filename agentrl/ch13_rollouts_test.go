@@ -302,21 +302,6 @@ func TestProxLogProbs(t *testing.T) {
 	}
 }
 
-// TestCorrectionsLoss: every arm of CorrectionsStudy has a loss and a staleness, the synchronous
-// arm alone samples with the current policy, and an unknown arm is an error.
-func TestCorrectionsLoss(t *testing.T) {
-	base := PGLoss(0)
-	for _, a := range CorrectionsStudy.Arms {
-		loss, staleness, err := correctionsLoss(a.Name, base)
-		if err != nil || loss == nil || (staleness == 0) != (a.Name == "sync") {
-			t.Errorf("arm %s: loss %v, staleness %d, %v", a.Name, loss != nil, staleness, err)
-		}
-	}
-	if _, _, err := correctionsLoss("nope", base); err == nil {
-		t.Error("an unknown arm gave no error")
-	}
-}
-
 // TestEvalStudy: task i of seed s is played on sampling seed 1000·s + i, one value per task.
 func TestEvalStudy(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
