@@ -5,6 +5,7 @@ package agentrl
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -451,17 +452,22 @@ func signalsPreference(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, ip
 
 // runSignalsJob starts from a fresh agent of the job's seed, takes it through the arm's signals
 // (SFT on the oracle's demonstrations or on the patch search's successes; then RL, RFT, DPO or
-// IPO on the short recipe's tasks and streams of that seed), then plays each held-out task
-// signalsEpisodes times (EvalStudy). Its outcomes are per task, over those episodes: the fraction
-// solved, the mean calls, and the counts of Section 15.3's table (calls after a failing or
-// passing patch, and how many of them patched again).
+// IPO on the short recipe's tasks and streams of that seed), then plays each task of the dev split
+// of datasets/bugfix-heldout signalsEpisodes times (EvalStudy). Its outcomes are per task, over
+// those episodes: the fraction solved, the mean calls, and the counts of Section 15.3's table
+// (calls after a failing or passing patch, and how many of them patched again).
 //
 // Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 func runSignalsJob(j study.Job) (*study.Result, error) {
-	train, held, err := StudyTasks(j.Root)
+	train, _, err := StudyTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
+	unseen, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, err
+	}
+	held := gym.Filter(unseen, gym.Dev, "")                                    // the choice of Part V is made on dev; Chapter 19 reports on test
 	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
 	if err != nil {
 		return nil, err
@@ -527,10 +533,10 @@ var SignalsStudy = study.Register(&study.Study{
 		{Name: "dpo", Change: "then, after the oracle SFT, DPO (β 0.1, 5 steps at 1e-3) on the pairs of the episodes the SFT agent plays on rl's 4 updates' tasks and streams (UpdateGroups)", Control: "sft"},
 		{Name: "ipo", Change: "IPO's loss (τ 0.1) in place of DPO's", Control: "dpo"},
 	},
-	Seeds:  []uint64{1, 2, 3, 4, 5},
-	Budget: "ShortRecipe (4 calls per episode under the patch interface, 4 train tasks × 6 episodes per update, 3e-3); SFT: 3 passes in minibatches of about 32; RL and RFT: 4 updates, one Adam step each; DPO and IPO: 5 steps on every pair at 1e-3; the seed sets the initial weights, the SFT minibatches, the tasks and every sample, the same in every arm",
+	Seeds:  []uint64{11, 12, 13, 14, 15},
+	Budget: "ShortRecipe (4 calls per episode under the patch interface, 4 train tasks × 6 episodes per update, 3e-3); SFT: 3 passes in minibatches of about 32; RL and RFT: 4 updates, one Adam step each; DPO and IPO: 5 steps on every pair at 1e-3; the seed sets the initial weights, the SFT minibatches, the tasks and every sample, the same in every arm; seeds 11-15, which no other study uses",
 	Eval: study.Eval{
-		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Tasks:    "the 349 dev tasks of datasets/bugfix-heldout: 15 templates never seen in training, none of them the test split's, on which Chapter 19 reports",
 		Episodes: signalsEpisodes,
 		Streams:  "at temperature 1, at most 4 calls; task i of seed s is played from sampling seed 1000·s + i in every arm; outcomes per task over its episodes (EvalTinyAgentAt)",
 	},
