@@ -404,3 +404,128 @@ func Decoupled(base LossFn, is ISConfig) LossFn {
 			Metric{Name: "behav_gap", Value: gap})
 	}
 }
+
+// CorrectionsStudy's settings: updates per run, how many versions behind its batches are sampled
+// (the synchronous arm: 0), and evaluation episodes per held-out task.
+//
+// Defined in ch13_rollouts.ipynb, "13.5 Corrections on TinyAgent".
+const (
+	correctionsUpdates   = 20
+	correctionsStaleness = 2
+	correctionsEpisodes  = 2
+)
+
+// correctionsLoss is an arm of CorrectionsStudy: its form of the recipe's loss base, and the
+// staleness of its batches.
+//
+// Defined in ch13_rollouts.ipynb, "13.5 Corrections on TinyAgent".
+func correctionsLoss(arm string, base LossFn) (LossFn, int, error) {
+	is := map[string]ISConfig{"decoupled": {}, "tis": {Truncate: 2}, "tis_episode": {Sequence: true, Truncate: 2},
+		"mis": {Low: 0.5, High: 2}, "mis_episode": {Sequence: true, Low: 0.5, High: 2}}
+	switch cfg, ok := is[arm]; {
+	case arm == "sync":
+		return base, 0, nil
+	case arm == "stale":
+		return base, correctionsStaleness, nil
+	case ok:
+		return Decoupled(base, cfg), correctionsStaleness, nil
+	}
+	return nil, 0, fmt.Errorf("corrections study: no arm %q", arm)
+}
+
+// correctionsMetrics are the fit's metrics CorrectionsStudy records per update (0 where the loss
+// does not report one, or no group entered the loss).
+//
+// Defined in ch13_rollouts.ipynb, "13.5 Corrections on TinyAgent".
+var correctionsMetrics = []string{"clip_frac", "is_weight", "is_zero", "behav_gap", "mismatch_out", "entropy"}
+
+// runCorrectionsJob trains a fresh agent of the job's seed for correctionsUpdates updates of
+// ShortRecipe with the arm's loss (inside WithMismatch), on batches an engine samples the arm's
+// staleness behind (AsyncTrain), then plays the held-out tasks (EvalStudy). Its curves are, per
+// update, the batch's solve rate, the version that sampled it, the calls trained on, and
+// correctionsMetrics.
+//
+// Defined in ch13_rollouts.ipynb, "13.5 Corrections on TinyAgent".
+func runCorrectionsJob(j study.Job) (*study.Result, error) {
+	train, held, err := StudyTasks(j.Root)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	r, ac := ShortRecipe(), DefaultTinyAgentConfig()
+	ac.Seed = j.Seed
+	agent, err := NewTinyAgent(ac)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := r.Config(ac, train)
+	if err != nil {
+		return nil, err
+	}
+	loss, staleness, err := correctionsLoss(j.Arm, cfg.Loss)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Loss = WithMismatch(loss)
+	t, err := NewTinyTrainer(agent, pool, cfg)
+	if err != nil {
+		return nil, err
+	}
+	logs, err := AsyncTrain(t, pool, correctionsUpdates, staleness, func(a *TinyAgent) (*TinyAgent, error) {
+		return SnapshotTinyAgent(a, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &study.Result{Curves: map[string][]float64{}, Outcomes: map[string][][]float64{}}
+	for _, l := range logs {
+		c := map[string]float64{"solved": l.Solved, "version": float64(l.Version), "calls": float64(l.Calls)}
+		for _, k := range correctionsMetrics {
+			c[k] = l.Fit.Metrics[k]
+		}
+		for k, v := range c {
+			res.Curves[k] = append(res.Curves[k], v)
+		}
+	}
+	j.Report(1, len(held)+1)
+	err = EvalStudy(agent, pool, held, r.Env(), correctionsEpisodes, j.Seed, res,
+		func(ev TinyEval) map[string]float64 {
+			return map[string]float64{"solved": ev.Solved, "calls": ev.Calls}
+		},
+		func(done int) { j.Report(done+1, len(held)+1) })
+	res.Notes = map[string]float64{"sandbox_backstops": float64(pool.Stats().Backstops)}
+	return res, err
+}
+
+// CorrectionsStudy trains TinyAgent on batches sampled two versions behind with each correction
+// of Section 13.4, against the uncorrected loss on the same kind of stale batches, which in turn
+// runs against synchronous training.
+//
+// Defined in ch13_rollouts.ipynb, "13.5 Corrections on TinyAgent".
+var CorrectionsStudy = study.Register(&study.Study{
+	Chapter:  "ch13",
+	Name:     "corrections",
+	Question: "Trained on batches sampled two updates behind, does TinyAgent solve fewer held-out tasks than when trained synchronously, and does any correction of Section 13.4 change that?",
+	Arms: []study.Arm{
+		{Name: "sync", Change: "batches sampled by the policy being trained (staleness 0), the recipe's loss"},
+		{Name: "stale", Change: "batches sampled 2 versions behind (AsyncTrain), the loss uncorrected", Control: "sync"},
+		{Name: "decoupled", Change: "the decoupled objective: the ratio against π_prox, each token weighted by π_prox/π_behav", Control: "stale"},
+		{Name: "tis", Change: "the token weight truncated at 2", Control: "decoupled"},
+		{Name: "tis_episode", Change: "one weight per episode (the product of its tokens' ratios) instead of per token", Control: "tis"},
+		{Name: "mis", Change: "the token weight masked to 0 outside [0.5, 2] instead of kept as it is", Control: "decoupled"},
+		{Name: "mis_episode", Change: "one weight per episode instead of per token", Control: "mis"},
+	},
+	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Budget: "20 updates of ShortRecipe (4 train tasks × 6 episodes of at most 4 calls, one Adam step per batch at 3e-3); the engine samples with a snapshot of the trainer's weights published after every update; the seed sets the initial weights and every sample, the same in every arm",
+	Eval: study.Eval{
+		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Episodes: correctionsEpisodes,
+		Streams:  "at temperature 1, at most 4 calls; task i of seed s is played from sampling seed 1000·s + i in every arm; outcomes per task over its episodes (EvalStudy)",
+	},
+	Code: append(study.LibraryCode("ch13"), "datasets/bugfix-heldout/**"),
+	Run:  runCorrectionsJob,
+})

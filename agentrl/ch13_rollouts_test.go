@@ -329,3 +329,18 @@ func TestEvalStudy(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectionsLoss: every arm of CorrectionsStudy has a loss and a staleness, the synchronous
+// arm alone samples with the current policy, and an unknown arm is an error.
+func TestCorrectionsLoss(t *testing.T) {
+	base := PGLoss(0)
+	for _, a := range CorrectionsStudy.Arms {
+		loss, staleness, err := correctionsLoss(a.Name, base)
+		if err != nil || loss == nil || (staleness == 0) != (a.Name == "sync") {
+			t.Errorf("arm %s: loss %v, staleness %d, %v", a.Name, loss != nil, staleness, err)
+		}
+	}
+	if _, _, err := correctionsLoss("nope", base); err == nil {
+		t.Error("an unknown arm gave no error")
+	}
+}
