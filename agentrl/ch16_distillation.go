@@ -4,6 +4,7 @@ package agentrl
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/agenticrl/course/gym"
@@ -71,14 +72,22 @@ func NoReward() TinyAdvantage {
 	}
 }
 
-// distillRecipe is every student's and the teacher's recipe: Section 10.7's default at 4 calls
-// per episode, with 4 tasks × 6 episodes per update and no refill rounds, as in Chapter 13.
+// distillTasks are the train tasks and the held-out tasks every student of this chapter is
+// measured on: the 349 dev tasks of datasets/bugfix-heldout (15 templates no train task uses).
+// Part V chooses its methods on the dev split, as Chapter 15 does, so that Chapter 19 can report
+// the chosen pipeline on the test split.
 //
 // Defined in ch16_distillation.ipynb, "16.3 A teacher".
-func distillRecipe() TinyRecipe {
-	r := DefaultTinyRecipe()
-	r.Groups, r.Size, r.Turns, r.Refill = 4, 6, 4, 0
-	return r
+func distillTasks(root string) (train, dev []*gym.Task, err error) {
+	all, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, nil, err
+	}
+	unseen, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return gym.Filter(all, gym.Train, ""), gym.Filter(unseen, gym.Dev, ""), nil
 }
 
 // distillTeacherSeed is the teacher's seed, which no student uses.
@@ -88,12 +97,12 @@ const distillTeacherSeed = 100
 
 // DistillTeacher trains Section 16.3's teacher on the train tasks: a TinyAgent of seed
 // distillTeacherSeed, three epochs of SFT in 4 minibatches on the patch search's solved episodes
-// (Chapter 15's demonstrations, at most two per task) under distillRecipe. It returns the teacher
-// and the number of demonstrations.
+// (Chapter 15's demonstrations, at most two per task) under ShortRecipe (Chapter 13). It returns
+// the teacher and the number of demonstrations.
 //
 // Defined in ch16_distillation.ipynb, "16.3 A teacher".
 func DistillTeacher(pool *sandbox.Pool, train []*gym.Task) (*TinyAgent, int, error) {
-	r := distillRecipe()
+	r := ShortRecipe()
 	demos, err := Demonstrations(pool, r.Env(), train, PatchSearch, 2, 1, true)
 	if err != nil {
 		return nil, 0, err
@@ -202,13 +211,13 @@ const (
 	distillEpisodes = 2
 )
 
-// runDistillJob trains one student of DistillStudy from the job's seed with distillRecipe's
+// runDistillJob trains one student of DistillStudy from the job's seed with ShortRecipe's
 // rollouts, taught by the arm's method: the recipe's reward (rl), SFT on the teacher's episodes
 // (offpolicy), or the teacher's per-token reverse KL alone (onpolicy); untrained is not trained.
 //
 // Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
 func runDistillJob(j study.Job) (*study.Result, error) {
-	train, held, err := StudyTasks(j.Root)
+	train, held, err := distillTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +230,7 @@ func runDistillJob(j study.Job) (*study.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, agent := distillRecipe(), DefaultTinyAgentConfig()
+	r, agent := ShortRecipe(), DefaultTinyAgentConfig()
 	agent.Seed = j.Seed
 	cfg, err := r.Config(agent, train)
 	if err != nil {
@@ -264,14 +273,14 @@ var DistillStudy = study.Register(&study.Study{
 	Question: "Taught by the same teacher for the same number of sampled episodes, does a TinyAgent student solve more held-out tasks with RL on the reward, SFT on the teacher's episodes, or the teacher's per-token reverse KL, and does a student's gap to the teacher grow with the call in a way training causes?",
 	Arms: []study.Arm{
 		{Name: "untrained", Change: "no training: the student as initialized"},
-		{Name: "rl", Change: "16 updates of distillRecipe: RL on the environment's reward", Control: "untrained"},
+		{Name: "rl", Change: "16 updates of ShortRecipe: RL on the environment's reward", Control: "untrained"},
 		{Name: "offpolicy", Change: "SFT on the teacher's episodes of the same tasks (TeacherEpisodes) instead of the recipe's loss on the student's", Control: "rl"},
 		{Name: "onpolicy", Change: "the teacher's per-token reverse KL as the only advantage (NoReward, WithDistillation) instead of the recipe's, no group dropped", Control: "rl"},
 	},
-	Seeds:  []uint64{1, 2, 3, 4, 5},
+	Seeds:  []uint64{11, 12, 13, 14, 15},
 	Budget: "16 updates of 4 train tasks × 6 episodes of at most 4 calls (384 episodes, the teacher's for offpolicy), one Adam step per update at the recipe's rate; the teacher (DistillTeacher, seed 100) is the same in every job; the seed sets the student's initial weights and every sample",
 	Eval: study.Eval{
-		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
+		Tasks:    "the 349 dev tasks of datasets/bugfix-heldout: 15 templates never seen in training, on which Part V chooses (Chapter 19 reports on the test split)",
 		Episodes: distillEpisodes,
 		Streams:  "at temperature 1; task i of seed s is played from sampling seed 1000·s + i in every arm, and the teacher scores every call",
 	},

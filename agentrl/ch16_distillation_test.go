@@ -136,7 +136,7 @@ func TestTeacherLogProbs(t *testing.T) {
 func TestDistillOutcomes(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
 	student, teacher := distillAgents(t)
-	eps, err := TinyRollout(student, pool, gym.Filter(tasks, gym.Train, "")[:4], TinyRolloutConfig{Env: distillRecipe().Env(), Temperature: 1, Seed: 4})
+	eps, err := TinyRollout(student, pool, gym.Filter(tasks, gym.Train, "")[:4], TinyRolloutConfig{Env: ShortRecipe().Env(), Temperature: 1, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestDistillOutcomes(t *testing.T) {
 func TestTeacherEpisodes(t *testing.T) {
 	tasks, pool := gymFixture(t, 200*time.Millisecond)
 	student, teacher := distillAgents(t)
-	cfg, err := distillRecipe().Config(DefaultTinyAgentConfig(), gym.Filter(tasks, gym.Train, ""))
+	cfg, err := ShortRecipe().Config(DefaultTinyAgentConfig(), gym.Filter(tasks, gym.Train, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
