@@ -410,7 +410,7 @@ func Decoupled(base LossFn, is ISConfig) LossFn {
 //
 // Defined in ch13_rollouts.ipynb, "13.5 Corrections on TinyAgent".
 const (
-	correctionsUpdates   = 20
+	correctionsUpdates   = 40
 	correctionsStaleness = 2
 	correctionsEpisodes  = 2
 )
@@ -520,7 +520,7 @@ var CorrectionsStudy = study.Register(&study.Study{
 		{Name: "mis_episode", Change: "one weight per episode instead of per token", Control: "mis"},
 	},
 	Seeds:  []uint64{1, 2, 3, 4, 5},
-	Budget: "20 updates of ShortRecipe (4 train tasks × 6 episodes of at most 4 calls, one Adam step per batch at 3e-3); the engine samples with a snapshot of the trainer's weights published after every update; the seed sets the initial weights and every sample, the same in every arm",
+	Budget: "40 updates of ShortRecipe (4 train tasks × 6 episodes of at most 4 calls, one Adam step per batch at 3e-3); the engine samples with a snapshot of the trainer's weights published after every update; the seed sets the initial weights and every sample, the same in every arm",
 	Eval: study.Eval{
 		Tasks:    "the 349 test tasks of datasets/bugfix-heldout: 15 templates never seen in training",
 		Episodes: correctionsEpisodes,
