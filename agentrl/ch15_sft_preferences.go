@@ -450,6 +450,23 @@ func signalsPreference(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, ip
 	return b, nil
 }
 
+// StudyDevTasks is StudyTasks with the dev split of datasets/bugfix-heldout in place of its test
+// split: the training tasks, and 349 tasks of 15 templates no training task uses, on which Part V
+// chooses its methods, so that Chapter 19 can report the chosen pipeline on the test split.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
+func StudyDevTasks(root string) (train, dev []*gym.Task, err error) {
+	all, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
+	if err != nil {
+		return nil, nil, err
+	}
+	unseen, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return gym.Filter(all, gym.Train, ""), gym.Filter(unseen, gym.Dev, ""), nil
+}
+
 // runSignalsJob starts from a fresh agent of the job's seed, takes it through the arm's signals
 // (SFT on the oracle's demonstrations or on the patch search's successes; then RL, RFT, DPO or
 // IPO on the short recipe's tasks and streams of that seed), then plays each task of the dev split
@@ -459,15 +476,10 @@ func signalsPreference(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, ip
 //
 // Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
 func runSignalsJob(j study.Job) (*study.Result, error) {
-	train, _, err := StudyTasks(j.Root)
+	train, held, err := StudyDevTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
-	unseen, err := gym.LoadTasks(filepath.Join(j.Root, "datasets", "bugfix-heldout"))
-	if err != nil {
-		return nil, err
-	}
-	held := gym.Filter(unseen, gym.Dev, "")                                    // the choice of Part V is made on dev; Chapter 19 reports on test
 	pool, err := sandbox.New(sandbox.Options{Timeout: 300 * time.Millisecond}) // a random edit may loop
 	if err != nil {
 		return nil, err

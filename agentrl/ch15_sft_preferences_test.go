@@ -229,3 +229,31 @@ func TestTrainPreference(t *testing.T) {
 		t.Errorf("chosen − rejected log-likelihood %g → %g, accuracy %v: want both up", margin(was), margin(now), metrics)
 	}
 }
+
+// TestStudyDevTasks: the dev split is 349 tasks of templates no training task uses, none of them
+// a task of StudyTasks' test split, and the training tasks are StudyTasks' own.
+func TestStudyDevTasks(t *testing.T) {
+	train, dev, err := StudyDevTasks("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	train2, test, err := StudyTasks("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dev) != 349 || len(train) != len(train2) {
+		t.Fatalf("%d dev tasks (want 349), %d train tasks (StudyTasks: %d)", len(dev), len(train), len(train2))
+	}
+	seen := map[string]bool{}
+	for _, task := range train {
+		seen["template "+task.Template] = true
+	}
+	for _, task := range test {
+		seen["task "+task.ID] = true
+	}
+	for _, task := range dev {
+		if seen["template "+task.Template] || seen["task "+task.ID] {
+			t.Fatalf("dev task %s (template %s) is a training template or a test task", task.ID, task.Template)
+		}
+	}
+}

@@ -4,7 +4,6 @@ package agentrl
 
 import (
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/agenticrl/course/gym"
@@ -70,24 +69,6 @@ func NoReward() TinyAdvantage {
 			}
 		}
 	}
-}
-
-// distillTasks are the train tasks and the held-out tasks every student of this chapter is
-// measured on: the 349 dev tasks of datasets/bugfix-heldout (15 templates no train task uses).
-// Part V chooses its methods on the dev split, as Chapter 15 does, so that Chapter 19 can report
-// the chosen pipeline on the test split.
-//
-// Defined in ch16_distillation.ipynb, "16.3 A teacher".
-func distillTasks(root string) (train, dev []*gym.Task, err error) {
-	all, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
-	if err != nil {
-		return nil, nil, err
-	}
-	unseen, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix-heldout"))
-	if err != nil {
-		return nil, nil, err
-	}
-	return gym.Filter(all, gym.Train, ""), gym.Filter(unseen, gym.Dev, ""), nil
 }
 
 // distillTeacherSeed is the teacher's seed, which no student uses.
@@ -217,7 +198,7 @@ const (
 //
 // Defined in ch16_distillation.ipynb, "16.4 Off-policy, on-policy, or the reward".
 func runDistillJob(j study.Job) (*study.Result, error) {
-	train, held, err := distillTasks(j.Root)
+	train, held, err := StudyDevTasks(j.Root)
 	if err != nil {
 		return nil, err
 	}
