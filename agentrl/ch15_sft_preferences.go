@@ -168,6 +168,25 @@ func FitSFT(pool *sandbox.Pool, train []*gym.Task, env gym.Config, a *TinyAgent,
 	return losses, nil
 }
 
+// StudyDevTasks is StudyTasks with the dev split of datasets/bugfix-heldout in place of its test
+// split: the training tasks, and 349 tasks of 15 templates no training task uses, on which Part V
+// chooses its methods, so that Chapter 19 can report the chosen pipeline on the test split. It
+// reads the held-out set a second time (StudyTasks reads it once), a small cost next to a study's
+// job, so that StudyTasks stays the one loader of the training tasks.
+//
+// Defined in ch15_sft_preferences.ipynb, "15.3 Behaviour cloning, and what it cannot learn".
+func StudyDevTasks(root string) (train, dev []*gym.Task, err error) {
+	train, _, err = StudyTasks(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	unseen, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix-heldout"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return train, gym.Filter(unseen, gym.Dev, ""), nil
+}
+
 // RejectionSampling makes each update of a trainer a round of rejection-sampling fine-tuning
 // (RFT, expert iteration): of the episodes the update sampled, only the solved ones enter the
 // loss, as demonstrations. With the SFT loss the trainer imitates them; an update that solved
@@ -448,23 +467,6 @@ func signalsPreference(a *TinyAgent, pool *sandbox.Pool, cfg TinyTrainConfig, ip
 		}
 	}
 	return b, nil
-}
-
-// StudyDevTasks is StudyTasks with the dev split of datasets/bugfix-heldout in place of its test
-// split: the training tasks, and 349 tasks of 15 templates no training task uses, on which Part V
-// chooses its methods, so that Chapter 19 can report the chosen pipeline on the test split.
-//
-// Defined in ch15_sft_preferences.ipynb, "15.5 Preferences from the gym: DPO and IPO".
-func StudyDevTasks(root string) (train, dev []*gym.Task, err error) {
-	all, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix"))
-	if err != nil {
-		return nil, nil, err
-	}
-	unseen, err := gym.LoadTasks(filepath.Join(root, "datasets", "bugfix-heldout"))
-	if err != nil {
-		return nil, nil, err
-	}
-	return gym.Filter(all, gym.Train, ""), gym.Filter(unseen, gym.Dev, ""), nil
 }
 
 // runSignalsJob starts from a fresh agent of the job's seed, takes it through the arm's signals
